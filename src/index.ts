@@ -1,0 +1,2 @@
+// The public API of the rvport package.
+export {};
