@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import type { CliContext } from './CliContext.ts';
+import { registerVerifyCommand } from './commands/verify.ts';
 import { registerWorkflowCommand } from './commands/workflow.ts';
 
 /** Every top-level command, one registration each. */
 export const commandRegistrations: ReadonlyArray<(program: Command, ctx: CliContext) => void> = [
   registerWorkflowCommand,
+  registerVerifyCommand,
 ];

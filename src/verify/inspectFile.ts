@@ -1,0 +1,142 @@
+import { open, readFile } from 'node:fs/promises';
+import { hasArMagic, readArArchive } from './readArArchive.ts';
+import { type ElfResult, hasElfMagic, type Linkage, type Machine, readElf } from './readElf.ts';
+
+/** The ELF facts of one file or archive member, as `rvport verify --json` prints them. */
+export interface ElfFacts {
+  path: string;
+  /** `elf` parsed; `archive` an `ar` library (see `members`); `not_elf` anything else. */
+  kind: 'elf' | 'archive' | 'not_elf' | 'broken_elf' | 'unreadable';
+  machine: Machine | null;
+  bits: 32 | 64 | null;
+  endian: 'little' | 'big' | null;
+  /** relocatable, executable, shared, core, other; `archive`; `not_elf`. */
+  type: string;
+  abi: string | null;
+  interpreter: string | null;
+  linkage: Linkage | null;
+  pie: boolean | null;
+  floatAbi: string | null;
+  rvc: boolean | null;
+  /** Why the file could not be read completely (truncated, not ELF, …). */
+  error: string | null;
+  members?: ElfFacts[];
+}
+
+/** Files above this size are not read (no build output we verify is that large). */
+export const MAX_INSPECT_BYTES = 1024 * 1024 * 1024;
+
+export function factsFromElf(path: string, result: ElfResult): ElfFacts {
+  if (result.ok) {
+    return {
+      path,
+      kind: 'elf',
+      machine: result.machine,
+      bits: result.bits,
+      endian: result.endian,
+      type: result.type,
+      abi: result.abi,
+      interpreter: result.interpreter,
+      linkage: result.linkage,
+      pie: result.pie,
+      floatAbi: result.floatAbi,
+      rvc: result.rvc,
+      error: null,
+    };
+  }
+  const p = result.partial ?? {};
+  return {
+    path,
+    kind: result.error === 'not_elf' ? 'not_elf' : 'broken_elf',
+    machine: p.machine ?? null,
+    bits: p.bits ?? null,
+    endian: p.endian ?? null,
+    type: result.error === 'not_elf' ? 'not_elf' : (p.type ?? 'other'),
+    abi: p.abi ?? null,
+    interpreter: null,
+    linkage: null,
+    pie: null,
+    floatAbi: p.floatAbi ?? null,
+    rvc: p.rvc ?? null,
+    error: result.reason,
+  };
+}
+
+/** Inspects bytes already in memory: an ELF file, an `ar` archive, or something else. */
+export function inspectBytes(path: string, bytes: Uint8Array): ElfFacts {
+  if (hasArMagic(bytes)) {
+    const archive = readArArchive(bytes);
+    const members = archive.members.map((m) =>
+      archive.thin
+        ? { ...emptyFacts(`${path}(${m.name})`, 'not_elf'), error: 'thin archive member (not stored inline)' }
+        : factsFromElf(`${path}(${m.name})`, readElf(m.data)),
+    );
+    const machines = new Set(members.flatMap((m) => (m.machine ? [m.machine] : [])));
+    const bits = new Set(members.flatMap((m) => (m.bits ? [m.bits] : [])));
+    const endians = new Set(members.flatMap((m) => (m.endian ? [m.endian] : [])));
+    const abis = new Set(members.flatMap((m) => (m.abi ? [m.abi] : [])));
+    const only = <T>(s: Set<T>): T | null => (s.size === 1 ? ([...s][0] ?? null) : null);
+    return {
+      ...emptyFacts(path, 'archive'),
+      machine: machines.size > 1 ? 'other' : only(machines),
+      bits: only(bits),
+      endian: only(endians),
+      abi: only(abis),
+      error: archive.error,
+      members,
+    };
+  }
+  if (hasElfMagic(bytes)) return factsFromElf(path, readElf(bytes));
+  return { ...emptyFacts(path, 'not_elf'), error: 'not an ELF file or ar archive' };
+}
+
+function emptyFacts(path: string, kind: ElfFacts['kind']): ElfFacts {
+  return {
+    path,
+    kind,
+    machine: null,
+    bits: null,
+    endian: null,
+    type: kind === 'archive' ? 'archive' : kind,
+    abi: null,
+    interpreter: null,
+    linkage: null,
+    pie: null,
+    floatAbi: null,
+    rvc: null,
+    error: null,
+  };
+}
+
+/** Reads the first bytes only, so folder walks skip non-binary files cheaply. */
+export async function looksBinaryObject(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const head = new Uint8Array(8);
+    const { bytesRead } = await handle.read(head, 0, 8, 0);
+    const bytes = head.subarray(0, bytesRead);
+    return hasElfMagic(bytes) || hasArMagic(bytes);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Inspects a file on disk. Never throws: an unreadable file is reported as such. */
+export async function inspectFile(path: string): Promise<ElfFacts> {
+  try {
+    const handle = await open(path, 'r');
+    let size: number;
+    try {
+      size = (await handle.stat()).size;
+    } finally {
+      await handle.close();
+    }
+    if (size > MAX_INSPECT_BYTES) {
+      return { ...emptyFacts(path, 'unreadable'), error: `file too large to inspect (${size} bytes)` };
+    }
+    return inspectBytes(path, await readFile(path));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ...emptyFacts(path, 'unreadable'), error: message };
+  }
+}
