@@ -1,2 +1,2 @@
-// The public API of the rvport package.
-export {};
+// The public API of the rvport package: the graph engine, for users' own workflows.
+export * from './engine/index.ts';
