@@ -1,0 +1,36 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acquireSource } from '../../src/sources/acquireSource.ts';
+import { parseSource } from '../../src/sources/parseSource.ts';
+
+// The private apt lists are a cache shared between runs; the package itself goes to a fresh folder.
+const aptDir = join(process.env.RVPORT_TEST_CACHE ?? join(homedir(), '.cache', 'rvport'), 'debian-apt-test');
+
+describe('debian: sources through a private apt configuration (network)', () => {
+  it('imports the upstream tarball of a Debian source package as one commit', {
+    timeout: 300_000,
+  }, async () => {
+    const work = mkdtempSync(join(tmpdir(), 'rvport-debian-'));
+    const src = await acquireSource(parseSource('debian:sl'), { workDir: work, aptDir });
+    expect(src).toMatchObject({ name: 'sl', kind: 'debian', debian: { package: 'sl', suite: 'trixie' } });
+    expect(src.debian?.tarball).toMatch(/^sl_.*\.orig\.tar\./);
+    expect(existsSync(join(src.dir, 'sl.c'))).toBe(true);
+    expect(existsSync(join(src.dir, 'debian'))).toBe(false);
+    const log = execFileSync('git', ['log', '--format=%H %s'], { cwd: src.dir, encoding: 'utf8' });
+    expect(log.trim()).toBe(`${src.commit} Import sl ${src.debian?.version} upstream source`);
+    expect(readdirSync(work)).toEqual(['sl']);
+  });
+
+  it('fails clearly for a package that does not exist, writing nothing', { timeout: 300_000 }, async () => {
+    const work = mkdtempSync(join(tmpdir(), 'rvport-debian-'));
+    await expect(
+      acquireSource(parseSource('debian:rvport-no-such-package'), { workDir: work, aptDir }),
+    ).rejects.toThrow(
+      /cannot get the Debian source package rvport-no-such-package.*Unable to find a source package/,
+    );
+    expect(readdirSync(work)).toEqual([]);
+  });
+});
