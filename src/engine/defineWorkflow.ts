@@ -33,7 +33,10 @@ export function defineWorkflow<C extends Context = Context>(definition: Workflow
       return;
     }
     if (name === END) problems.push(`'${END}' is reserved and cannot name a node`);
-    if (nodes.has(name)) problems.push(`duplicate node name '${name}'`);
+    if (nodes.has(name)) {
+      problems.push(`duplicate node name '${name}'`);
+      return;
+    }
     if (typeof node !== 'object' || node === null) {
       problems.push(`${label} is not a node (use a factory such as FunctionNode)`);
       return;
@@ -48,7 +51,7 @@ export function defineWorkflow<C extends Context = Context>(definition: Workflow
   });
 
   for (const [name, node] of nodes) {
-    if (typeof node.then === 'string' && node.then !== END && !nodes.has(node.then)) {
+    if (typeof node.then === 'string' && node.then && node.then !== END && !nodes.has(node.then)) {
       problems.push(`node '${name}' goes to unknown node '${node.then}'`);
     }
     for (const target of node.targets ?? []) {

@@ -82,7 +82,7 @@ export class FileStateStore implements StateStore {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const holder = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
-        if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
+        if (Number.isInteger(holder) && isAlive(holder)) {
           throw new WorkflowLockedError(workflowId, holder);
         }
         rmSync(lockFile, { force: true }); // left behind by a process that died (e.g. SIGKILL)
