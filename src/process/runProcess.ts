@@ -109,14 +109,25 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
+    // When the log file falls behind, stop reading until it drains: the pipe then fills and
+    // the command waits, instead of our memory filling up.
+    const toLog = (chunk: Buffer) => {
+      if (!log || log.write(chunk)) return;
+      child.stdout.pause();
+      child.stderr.pause();
+      log.once('drain', () => {
+        child.stdout.resume();
+        child.stderr.resume();
+      });
+    };
     child.stdout.on('data', (chunk: Buffer) => {
       out.push(chunk);
-      log?.write(chunk);
+      toLog(chunk);
       options.onStdout?.(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
       err.push(chunk);
-      log?.write(chunk);
+      toLog(chunk);
       options.onStderr?.(chunk);
     });
     child.stdin.on('error', () => {}); // a command that does not read its input is not an error
