@@ -6,12 +6,13 @@ import { defineWorkflow } from '../defineWorkflow.ts';
 import { END } from '../END.ts';
 import { runWorkflow } from '../runWorkflow.ts';
 import { MemoryStateStore } from '../stores/MemoryStateStore.ts';
+import type { Context } from '../types.ts';
 import { CommandNode, type CommandResult } from './CommandNode.ts';
 
 const logDir = mkdtempSync(join(tmpdir(), 'rvport-cmd-'));
 afterAll(() => rmSync(logDir, { recursive: true, force: true }));
 
-function run(nodes: Parameters<typeof defineWorkflow>[0]['nodes'], context = {}) {
+function run(nodes: Parameters<typeof defineWorkflow>[0]['nodes'], context: Context = {}) {
   return runWorkflow(defineWorkflow({ id: 'cmd', initialContext: context, nodes }), {
     store: new MemoryStateStore(),
     logDir,
@@ -30,8 +31,8 @@ describe('CommandNode', () => {
   it('uses resultKey, cwd, env and a command computed from the state', async () => {
     const result = await run(
       {
-        where: CommandNode<{ word: string }>({
-          command: (s) => `echo ${s.context.word} $FLAVOUR; pwd`,
+        where: CommandNode({
+          command: (s) => `echo ${s.context.word as string} $FLAVOUR; pwd`,
           cwd: logDir,
           env: { FLAVOUR: 'vanilla' },
           resultKey: 'out',

@@ -74,7 +74,7 @@ function workflow(status: string, extra: Partial<Parameters<typeof GitHubProject
     id: 'gh',
     initialContext: { item: 'PVTI_1' },
     nodes: {
-      mark: GitHubProjectNode<{ item: string }>({
+      mark: GitHubProjectNode<{ item: string; mark?: unknown }>({
         projectId: 'PVT_9',
         itemId: (s) => s.context.item,
         status,

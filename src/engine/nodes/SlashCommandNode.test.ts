@@ -27,7 +27,7 @@ function workflow(options: Partial<Parameters<typeof SlashCommandNode>[0]> = {})
     id: 'slash',
     initialContext: { pr: 42 },
     nodes: {
-      review: SlashCommandNode<{ pr: number }>({
+      review: SlashCommandNode<{ pr: number; review?: unknown }>({
         command: 'review',
         args: (s) => `PR ${s.context.pr}`,
         model: 'sonnet',
