@@ -1,0 +1,63 @@
+import OpenAI from 'openai';
+import type { LlmProvider, ProviderOptions, ProviderRequest } from './LlmProvider.ts';
+
+/**
+ * OpenAI chat completions, and every server that speaks them (OpenRouter, Gemini's compatible
+ * endpoint, Ollama, llama.cpp, vLLM, LM Studio) through the base URL. Structured answers travel
+ * as `response_format: { type: "json_schema" }`, strict when the schema allows it.
+ */
+export function createOpenAiProvider(options: ProviderOptions): LlmProvider {
+  const compatible = options.provider.kind === 'openai-compatible';
+  const client = new OpenAI({
+    // Local servers need no key, but the SDK refuses to start without one.
+    apiKey: options.provider.apiKey ?? 'no-key',
+    baseURL: options.provider.baseUrl ?? null,
+    maxRetries: options.maxRetries,
+    timeout: options.timeoutMs,
+  });
+
+  return {
+    name: options.provider.name,
+    async send(request: ProviderRequest) {
+      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+        ...(request.system ? [{ role: 'system' as const, content: request.system }] : []),
+        ...request.messages.map((m) => ({ role: m.role, content: m.content })),
+      ];
+      const completion = await client.chat.completions.create(
+        {
+          model: request.model,
+          messages,
+          // OpenAI's current models take only max_completion_tokens; most compatible servers
+          // still read only max_tokens.
+          ...(compatible ? { max_tokens: request.maxTokens } : { max_completion_tokens: request.maxTokens }),
+          ...(request.output
+            ? {
+                response_format: {
+                  type: 'json_schema' as const,
+                  json_schema: {
+                    name: request.output.name,
+                    schema: request.output.jsonSchema,
+                    strict: request.output.strict,
+                  },
+                },
+              }
+            : {}),
+        },
+        { timeout: request.timeoutMs, ...(request.signal ? { signal: request.signal } : {}) },
+      );
+      const choice = completion.choices[0];
+      const usage = completion.usage;
+      const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+      return {
+        text: (choice?.message.content ?? choice?.message.refusal ?? '').trim(),
+        model: completion.model,
+        usage: {
+          inputTokens: (usage?.prompt_tokens ?? 0) - cached,
+          outputTokens: usage?.completion_tokens ?? 0,
+          cacheReadTokens: cached,
+          cacheWriteTokens: 0,
+        },
+      };
+    },
+  };
+}

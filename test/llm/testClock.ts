@@ -1,0 +1,16 @@
+import type { Clock } from '../../src/llm/clock.ts';
+
+/** Real time for durations, virtual time for waits: `sleep` returns at once and is recorded. */
+export function createTestClock(): Clock & { sleeps: number[] } {
+  let offset = 0;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => Date.now() + offset,
+    async sleep(ms, signal) {
+      if (signal?.aborted) throw signal.reason;
+      sleeps.push(ms);
+      offset += ms;
+    },
+  };
+}
