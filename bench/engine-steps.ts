@@ -4,7 +4,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineWorkflow, END, FileStateStore, FunctionNode, MemoryStateStore, runWorkflow, type StateStore } from '../src/index.ts';
+import {
+  defineWorkflow,
+  END,
+  FileStateStore,
+  FunctionNode,
+  MemoryStateStore,
+  runWorkflow,
+  type StateStore,
+} from '../src/index.ts';
 
 const steps = Number(process.argv[2] ?? 1000);
 const repeats = Number(process.argv[3] ?? 5);
