@@ -106,6 +106,14 @@ function checkWords(words: ShellWord[], context: Context, depth: number): Comman
       if (network) return refuse(`${network} uses the network, which builds do not have`);
     }
 
+    if (WRAPPER_COMMANDS.has(name)) {
+      if (name === 'command' && args[0] && /^-[vV]$/.test(args[0].text)) return ALLOWED;
+      if (name === 'env' && args.some((a) => a.text === '-S' || a.text.startsWith('--split-string'))) {
+        return refuse('env -S cannot be checked');
+      }
+      rest = skipWrapperOptions(name, args);
+      continue;
+    }
     const touched = touchedHostPath(name, rest);
     if (touched) return touched;
 
@@ -120,14 +128,6 @@ function checkWords(words: ShellWord[], context: Context, depth: number): Comman
     }
     if (name === 'find') return checkFindExec(args, context, depth);
 
-    if (WRAPPER_COMMANDS.has(name)) {
-      if (name === 'command' && args[0] && /^-[vV]$/.test(args[0].text)) return ALLOWED;
-      if (name === 'env' && args.some((a) => a.text === '-S' || a.text.startsWith('--split-string'))) {
-        return refuse('env -S cannot be checked');
-      }
-      rest = skipWrapperOptions(name, args);
-      continue;
-    }
     return ALLOWED;
   }
 }
@@ -195,7 +195,8 @@ const KERNEL_OR_DEVICE =
 
 /** Any mention of /native, /proc/sys, /sys or a device by a command that is not read-only. */
 function touchedHostPath(name: string, words: ShellWord[]): CommandVerdict | undefined {
-  if (READ_ONLY_COMMANDS.has(name) && name !== 'sed' && name !== 'tar' && name !== 'git') return undefined;
+  // Commands with argument rules (find -delete, sed -i, tar -x, …) can write, so they are checked.
+  if (READ_ONLY_COMMANDS.has(name) && !READ_ONLY_ARGUMENT_RULES[name]) return undefined;
   for (const word of words.slice(1)) {
     const path = normalisedPathWord(word.text);
     if (NATIVE.test(path)) return refuse(`${name} touches /native, the read-only host toolchain`);
