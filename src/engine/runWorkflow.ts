@@ -138,9 +138,9 @@ async function execute<C extends Context>(
       remainingSteps: workflow.maxSteps - step,
       emit,
       services: options.services ?? {},
-      substate: state.subgraphs[node],
-      saveSubstate: async (substate) => {
-        state = { ...state, subgraphs: { ...state.subgraphs, [node]: substate }, updatedAt: now() };
+      inFlight: state.inFlight[node],
+      saveInFlight: async (value) => {
+        state = { ...state, inFlight: { ...state.inFlight, [node]: value }, updatedAt: now() };
         await store.save(state);
       },
     };
@@ -177,8 +177,8 @@ async function execute<C extends Context>(
       if (state.lastFailure?.node === node) state = { ...state, lastFailure: null };
     }
 
-    const { [node]: _finished, ...subgraphs } = state.subgraphs;
-    state = { ...applyUpdate(state, update), steps: state.steps + 1 + innerSteps, subgraphs };
+    const { [node]: _finished, ...inFlight } = state.inFlight;
+    state = { ...applyUpdate(state, update), steps: state.steps + 1 + innerSteps, inFlight };
     let next: string;
     try {
       next = resolveTransition(node, definition, state, nodeNames);

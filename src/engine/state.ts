@@ -25,7 +25,7 @@ export function createInitialState<C extends Context>(
     error: null,
     lastFailure: null,
     trail: [],
-    subgraphs: {},
+    inFlight: {},
   };
 }
 

@@ -54,8 +54,11 @@ export interface WorkflowState<C extends Context = Context> {
   /** The last error of a node that declared its failures to be data; routing may read it. */
   lastFailure: StateError | null;
   trail: StepRecord[];
-  /** In-flight state of subgraph nodes, so that a resume continues inside them. */
-  subgraphs: Record<string, WorkflowState>;
+  /**
+   * What a node saved while it ran (a subgraph's own state, the process group of a command), so
+   * that a resume can continue inside it or clean up after it. Cleared when the node finishes.
+   */
+  inFlight: Record<string, unknown>;
   /** Where the workflow came from (a file path for `rvport workflow resume`). */
   source?: string;
 }
@@ -82,10 +85,10 @@ export interface NodeRunContext {
   /** Steps still allowed before the limit, for nodes that run steps of their own. */
   readonly remainingSteps: number;
   readonly emit: (event: EngineEvent) => void;
-  /** Saved sub-state of this node (a subgraph's), or undefined. */
-  readonly substate: WorkflowState | undefined;
-  /** Checkpoints this node's sub-state inside the parent's state file. */
-  readonly saveSubstate: (substate: WorkflowState) => Promise<void>;
+  /** What this node saved in flight during an earlier, interrupted run; undefined otherwise. */
+  readonly inFlight: unknown;
+  /** Checkpoints a value for this node in the state now (see WorkflowState.inFlight). */
+  readonly saveInFlight: (value: unknown) => Promise<void>;
   /** Services injected by the caller of runWorkflow (an LLM client, a sandbox, …). */
   readonly services: Readonly<Record<string, unknown>>;
 }

@@ -26,6 +26,8 @@ export interface RunProcessOptions {
   input?: string | Buffer;
   onStdout?: (chunk: Buffer) => void;
   onStderr?: (chunk: Buffer) => void;
+  /** Called once the process exists, with its pid (which is also its process group id). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface ProcessResult {
@@ -81,6 +83,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       detached: true, // own process group, so we can kill everything it started
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     const out = new OutputTail(captureBytes);
     const err = new OutputTail(captureBytes);
     let timedOut = false;

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,18 @@ afterEach(() => {
   }
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** Whether any live (non-zombie) process belongs to the process group. */
+function groupIsRunning(pgid: number): boolean {
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+    } catch {}
+  }
+  return false;
+}
 
 const stateFile = (id: string) => join(dir, '.graph-state', `${id}.json`);
 const readState = (id: string) => JSON.parse(readFileSync(stateFile(id), 'utf8'));
@@ -62,12 +74,15 @@ describe('rvport workflow (real processes)', () => {
     );
     await waitFor(() => existsSync(join(dir, 'long.marker')), 20_000, 'the long command to start');
     expect(readState('long-command')).toMatchObject({ status: 'running', currentNode: 'long' });
+    const orphanGroup = Number(readFileSync(join(dir, 'long.pid'), 'utf8'));
     child.kill('SIGKILL');
     expect((await done).signal).toBe('SIGKILL');
+    expect(groupIsRunning(orphanGroup)).toBe(true); // the command outlives the killed rvport…
 
     const resumed = await runCli(['workflow', 'run', fixture('long-command.workflow.ts')], { cwd: dir });
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toMatch(/resuming 'long-command' at 'long'/);
+    expect(groupIsRunning(orphanGroup)).toBe(false); // …until the resumed run stops it before starting anew
     expect(runsLog()).toEqual(['before', 'long', 'long', 'after']);
     expect(readState('long-command').context.long.stdout).toBe('quick\n');
   });
@@ -110,12 +125,18 @@ describe('rvport workflow (real processes)', () => {
       },
     );
     await waitFor(() => existsSync(join(dir, 'fix.marker')), 20_000, 'the fix command to start');
-    expect(readState('with-subgraph').subgraphs.build_fix_subgraph).toMatchObject({ currentNode: 'fix' });
+    const inner = readState('with-subgraph').inFlight.build_fix_subgraph;
+    expect(inner).toMatchObject({
+      currentNode: 'fix',
+      inFlight: { fix: { processGroup: expect.any(Object) } },
+    });
+    const orphanGroup = Number(readFileSync(join(dir, 'fix.pid'), 'utf8'));
     child.kill('SIGKILL');
     await done;
 
     const resumed = await runCli(['workflow', 'run', fixture('subgraph.workflow.ts')], { cwd: dir });
     expect(resumed.code).toBe(0);
+    expect(groupIsRunning(orphanGroup)).toBe(false);
     expect(runsLog()).toEqual([
       'plan',
       'build',
@@ -130,7 +151,7 @@ describe('rvport workflow (real processes)', () => {
       'finish',
     ]);
     const state = readState('with-subgraph');
-    expect(state).toMatchObject({ status: 'completed', context: { builds: 3 }, subgraphs: {} });
+    expect(state).toMatchObject({ status: 'completed', context: { builds: 3 }, inFlight: {} });
   });
 
   it('shows status and a Mermaid graph', async () => {

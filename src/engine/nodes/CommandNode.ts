@@ -1,4 +1,9 @@
 import { join } from 'node:path';
+import {
+  describeProcessGroup,
+  killStaleProcessGroup,
+  type ProcessGroupRef,
+} from '../../process/processGroup.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { NodeFailedError } from '../errors.ts';
 import type { Context, NodeDefinition, NodeOptions, WorkflowState } from '../types.ts';
@@ -41,6 +46,18 @@ export function CommandNode<C extends Context = Context>(options: CommandNodeOpt
     kind: 'CommandNode',
     run: async (state, ctx) => {
       const line = typeof command === 'function' ? command(state) : command;
+      // A run that was killed may have left this command running: stop it before starting again.
+      const leftover = (ctx.inFlight as { processGroup?: ProcessGroupRef } | undefined)?.processGroup;
+      if (leftover && killStaleProcessGroup(leftover)) {
+        ctx.emit({
+          type: 'log',
+          workflowId: ctx.workflowId,
+          node: ctx.node,
+          stream: 'stderr',
+          text: `stopped process group ${leftover.pgid} left by an interrupted run\n`,
+        });
+      }
+      let recorded: Promise<void> = Promise.resolve();
       const logFile = join(ctx.logDir, `${String(ctx.step).padStart(4, '0')}-${ctx.node}.log`);
       const result = await runProcess({
         command: line,
@@ -50,6 +67,10 @@ export function CommandNode<C extends Context = Context>(options: CommandNodeOpt
         signal: ctx.signal,
         captureBytes: outputCap ?? COMMAND_OUTPUT_CAP,
         logFile,
+        onSpawn: (pid) => {
+          const processGroup = describeProcessGroup(pid);
+          if (processGroup) recorded = ctx.saveInFlight({ processGroup });
+        },
         onStdout: (chunk) =>
           ctx.emit({
             type: 'log',
@@ -67,6 +88,7 @@ export function CommandNode<C extends Context = Context>(options: CommandNodeOpt
             text: chunk.toString(),
           }),
       });
+      await recorded;
       const stored: CommandResult = {
         exitCode: result.exitCode,
         stdout: result.stdout,

@@ -33,7 +33,7 @@ export function SubgraphNode<C extends Context = Context, S extends Context = C>
     ...rest,
     kind: 'SubgraphNode',
     run: async (state, ctx) => {
-      const fresh = ctx.substate === undefined;
+      const fresh = ctx.inFlight === undefined;
       const result = await runWorkflow(
         { ...workflow, maxSteps: Math.max(0, Math.min(workflow.maxSteps, ctx.remainingSteps)) },
         {
@@ -72,10 +72,10 @@ class SubstateStore implements StateStore {
     return `subgraph '${workflowId}' of node '${this.ctx.node}'`;
   }
   async load(): Promise<WorkflowState | undefined> {
-    return this.ctx.substate;
+    return this.ctx.inFlight as WorkflowState | undefined;
   }
   async save(state: WorkflowState): Promise<void> {
-    await this.ctx.saveSubstate(state);
+    await this.ctx.saveInFlight(state);
   }
   async delete(): Promise<boolean> {
     return false;

@@ -21,7 +21,7 @@ export function validateState(value: unknown, where: string, expectedId: string)
   if (!Array.isArray(s.history)) problems.push('history is missing');
   if (typeof s.steps !== 'number') problems.push('steps is missing');
   if (!Array.isArray(s.trail)) problems.push('trail is missing');
-  if (typeof s.subgraphs !== 'object' || s.subgraphs === null) problems.push('subgraphs is missing');
+  if (typeof s.inFlight !== 'object' || s.inFlight === null) problems.push('inFlight is missing');
   if (problems.length > 0) throw new StateFileError(where, problems.join('; '));
   return s as WorkflowState;
 }

@@ -7,6 +7,7 @@ import { FunctionNode } from '../nodes/FunctionNode.ts';
 import { SubgraphNode } from '../nodes/SubgraphNode.ts';
 import { resetWorkflow, runWorkflow } from '../runWorkflow.ts';
 import { MemoryStateStore } from '../stores/MemoryStateStore.ts';
+import type { WorkflowState } from '../types.ts';
 
 type Counter = { n: number; log: string[] };
 
@@ -294,7 +295,7 @@ describe('SubgraphNode', () => {
     expect(result.state.context).toMatchObject({ attempts: 3, fixes: 2, built: true });
     // plan + subgraph (build verify fix build verify fix build verify = 8) + the subgraph node + finish
     expect(result.state.steps).toBe(11);
-    expect(result.state.subgraphs).toEqual({});
+    expect(result.state.inFlight).toEqual({});
   });
 
   it('resumes inside the subgraph at the node that failed', async () => {
@@ -304,8 +305,8 @@ describe('SubgraphNode', () => {
     const first = await runWorkflow(wf, { store });
     expect(first.outcome).toBe('failed');
     expect(first.state.currentNode).toBe('build_fix_subgraph');
-    expect(first.state.subgraphs.build_fix_subgraph).toMatchObject({ currentNode: 'fix', status: 'failed' });
-    expect(first.state.subgraphs.build_fix_subgraph?.context).toMatchObject({ attempts: 1 });
+    expect(first.state.inFlight.build_fix_subgraph).toMatchObject({ currentNode: 'fix', status: 'failed' });
+    expect((first.state.inFlight.build_fix_subgraph as WorkflowState).context).toMatchObject({ attempts: 1 });
     const second = await runWorkflow(wf, { store });
     expect(second.outcome).toBe('completed');
     // the build before the crash is not repeated: three builds in total, as without the crash
@@ -325,6 +326,6 @@ describe('SubgraphNode', () => {
     const result = await runWorkflow(wf, { store: new MemoryStateStore() });
     expect(result.outcome).toBe('failed');
     expect(result.state.error?.code).toBe('STEP_LIMIT');
-    expect(result.state.subgraphs.sub?.steps).toBe(9);
+    expect((result.state.inFlight.sub as WorkflowState).steps).toBe(9);
   });
 });
