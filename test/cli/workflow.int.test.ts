@@ -154,6 +154,19 @@ describe('rvport workflow (real processes)', () => {
     expect(state).toMatchObject({ status: 'completed', context: { builds: 3 }, inFlight: {} });
   });
 
+  it("runs a plain .mjs file outside the project, its 'rvport' import resolving to the running rvport", async () => {
+    const file = join(dir, 'plain.workflow.mjs');
+    writeFileSync(
+      file,
+      `import { defineWorkflow, FunctionNode, END } from 'rvport';
+export default defineWorkflow({ id: 'plain', nodes: { only: FunctionNode({ run: () => ({ context: { ok: 1 } }), then: END }) } });
+`,
+    );
+    const result = await runCli(['workflow', 'run', file, '--json'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'completed', context: { ok: 1 } });
+  });
+
   it('shows status and a Mermaid graph', async () => {
     await runCli(['workflow', 'run', fixture('endless.workflow.ts'), '--id', 'spin-1'], { cwd: dir });
     const list = await runCli(['workflow', 'status', '--json'], { cwd: dir });
