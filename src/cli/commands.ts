@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from './CliContext.ts';
+import { registerSandboxCommand } from './commands/sandbox.ts';
 import { registerVerifyCommand } from './commands/verify.ts';
 import { registerWorkflowCommand } from './commands/workflow.ts';
 
@@ -7,4 +8,5 @@ import { registerWorkflowCommand } from './commands/workflow.ts';
 export const commandRegistrations: ReadonlyArray<(program: Command, ctx: CliContext) => void> = [
   registerWorkflowCommand,
   registerVerifyCommand,
+  registerSandboxCommand,
 ];

@@ -1,0 +1,148 @@
+import { constants } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { runProcess } from '../process/runProcess.ts';
+import { type BinfmtStatus, RISCV64_BINFMT, readBinfmtStatus } from './binfmtStatus.ts';
+
+/** Host commands the chroot backend runs, and the Debian package that provides each. */
+export const HOST_COMMANDS: Readonly<Record<string, string>> = {
+  'qemu-riscv64-static': 'qemu-user-static',
+  mmdebstrap: 'mmdebstrap',
+  zstd: 'zstd',
+  'update-binfmts': 'binfmt-support',
+  unshare: 'util-linux',
+  setpriv: 'util-linux',
+  tar: 'tar',
+};
+
+export interface HostFacts {
+  isRoot: boolean;
+  /** Debian-like: apt-get is there to install what is missing. */
+  hasApt: boolean;
+  /** Which of HOST_COMMANDS are on the PATH. */
+  commands: Readonly<Record<string, boolean>>;
+  binfmt: BinfmtStatus;
+  overlayfs: boolean;
+  /** Mount, PID and network namespaces can be created. */
+  namespaces: boolean;
+}
+
+export interface HostCheck {
+  id: string;
+  ok: boolean;
+  detail: string;
+  /** A Debian package whose installation fixes this check. */
+  aptPackage?: string;
+  /** A command (as root) that fixes this check when no package does. */
+  fixCommand?: string;
+}
+
+/** What the facts mean, one check per requirement, in the order a person would fix them. */
+export function evaluateHost(facts: HostFacts): HostCheck[] {
+  const checks: HostCheck[] = [
+    {
+      id: 'root',
+      ok: facts.isRoot,
+      detail: facts.isRoot ? 'running as root' : 'the chroot backend needs root (mounts, namespaces, chroot)',
+      fixCommand: facts.isRoot ? undefined : 'run rvport as root (e.g. with sudo)',
+    },
+  ];
+  for (const [command, pkg] of Object.entries(HOST_COMMANDS)) {
+    const ok = facts.commands[command] === true;
+    checks.push({
+      id: `command:${command}`,
+      ok,
+      detail: ok ? `${command} found` : `${command} not found (package ${pkg})`,
+      aptPackage: ok ? undefined : pkg,
+    });
+  }
+  const b = facts.binfmt;
+  checks.push({
+    id: 'binfmt-mounted',
+    ok: b.mounted,
+    detail: b.mounted ? 'binfmt_misc is mounted' : 'binfmt_misc is not mounted',
+    fixCommand: b.mounted ? undefined : 'mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc',
+  });
+  const binfmtOk = b.registered && b.enabled && b.fixBinary;
+  checks.push({
+    id: 'binfmt-riscv64',
+    ok: binfmtOk,
+    detail: binfmtOk
+      ? `riscv64 binaries run through ${b.interpreter} (flags ${b.flags})`
+      : !b.registered
+        ? 'no binfmt_misc entry for riscv64'
+        : !b.enabled
+          ? 'the riscv64 binfmt_misc entry is disabled'
+          : `the riscv64 binfmt_misc entry lacks the F flag (flags "${b.flags}"), so it fails inside a chroot`,
+    fixCommand: binfmtOk ? undefined : `update-binfmts --enable ${RISCV64_BINFMT}`,
+  });
+  checks.push({
+    id: 'overlayfs',
+    ok: facts.overlayfs,
+    detail: facts.overlayfs ? 'overlayfs available' : 'overlayfs is not available',
+    fixCommand: facts.overlayfs ? undefined : 'modprobe overlay',
+  });
+  checks.push({
+    id: 'namespaces',
+    ok: facts.namespaces,
+    detail: facts.namespaces
+      ? 'mount, PID and network namespaces work'
+      : 'cannot create mount, PID and network namespaces (unshare failed)',
+  });
+  return checks;
+}
+
+/** The shell commands that fix the failed checks, in order (for people without root, or a log). */
+export function fixCommands(checks: readonly HostCheck[]): string[] {
+  const failed = checks.filter((c) => !c.ok);
+  const packages = [...new Set(failed.flatMap((c) => (c.aptPackage ? [c.aptPackage] : [])))];
+  const commands: string[] = [];
+  for (const c of failed) if (c.id === 'root' && c.fixCommand) commands.push(c.fixCommand);
+  if (packages.length > 0) commands.push(`apt-get install -y ${packages.join(' ')}`);
+  for (const c of failed) if (c.id !== 'root' && c.fixCommand) commands.push(c.fixCommand);
+  return commands;
+}
+
+async function onPath(command: string, pathVar: string): Promise<boolean> {
+  const dirs = [...pathVar.split(delimiter), '/usr/sbin', '/sbin', '/usr/bin', '/bin'].filter(Boolean);
+  for (const dir of new Set(dirs)) {
+    try {
+      await access(join(dir, command), constants.X_OK);
+      return true;
+    } catch {
+      // keep looking
+    }
+  }
+  return false;
+}
+
+/** Gathers the facts about this machine; only reads, except for a throwaway `unshare` probe. */
+export async function probeHost(env: NodeJS.ProcessEnv = process.env): Promise<HostFacts> {
+  const pathVar = env.PATH ?? '';
+  const commands: Record<string, boolean> = {};
+  for (const command of Object.keys(HOST_COMMANDS)) commands[command] = await onPath(command, pathVar);
+  const filesystems = await readFile('/proc/filesystems', 'utf8').catch(() => '');
+  let overlayfs = /\boverlay\b/.test(filesystems);
+  const isRoot = process.getuid?.() === 0;
+  if (!overlayfs && isRoot) {
+    // The module may simply not be loaded yet.
+    await runProcess({ command: ['modprobe', 'overlay'], timeoutMs: 10_000 }).catch(() => undefined);
+    overlayfs = /\boverlay\b/.test(await readFile('/proc/filesystems', 'utf8').catch(() => ''));
+  }
+  let namespaces = false;
+  if (isRoot && commands.unshare) {
+    const probe = await runProcess({
+      command: ['unshare', '--mount', '--pid', '--net', '--fork', '--', 'true'],
+      timeoutMs: 10_000,
+    }).catch(() => undefined);
+    namespaces = probe?.exitCode === 0;
+  }
+  return {
+    isRoot,
+    hasApt: await onPath('apt-get', pathVar),
+    commands,
+    binfmt: await readBinfmtStatus(),
+    overlayfs,
+    namespaces,
+  };
+}

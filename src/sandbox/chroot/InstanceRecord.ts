@@ -1,0 +1,19 @@
+import type { SandboxMode } from '../Sandbox.ts';
+
+/** `instance.json`: what an instance is made of and who owns it. */
+export interface InstanceRecord {
+  id: string;
+  mode: SandboxMode;
+  /** Image keys of the read-only layers, topmost first. */
+  lowerKeys: string[];
+  /** The tools tree mounted at /native (accelerated mode). */
+  toolsKey?: string;
+  /** The rvport process that created it; when it is gone, the instance is stale unless kept. */
+  ownerPid: number;
+  /** Kept instances survive their owner (`--keep-sandbox`) until destroyed. */
+  keep: boolean;
+  createdAt: string;
+  snapshots: Array<{ id: string; createdAt: string }>;
+}
+
+export const INSTANCE_RECORD = 'instance.json';

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { SandboxError } from '../errors.ts';
+import { detachMountsUnder, removeTree } from '../removeTree.ts';
+import type { SandboxPaths } from '../sandboxPaths.ts';
+import { writeJsonAtomic } from '../writeFileAtomic.ts';
+import { ChrootSandbox, instanceLayout } from './ChrootSandbox.ts';
+import type { InstanceRecord } from './InstanceRecord.ts';
+
+export type NewInstance = Omit<InstanceRecord, 'id' | 'createdAt' | 'snapshots' | 'ownerPid'> & {
+  ownerPid?: number;
+};
+
+export async function createInstance(paths: SandboxPaths, spec: NewInstance): Promise<ChrootSandbox> {
+  const id = `${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)}-${randomBytes(4).toString('hex')}`;
+  const layout = instanceLayout(paths, id);
+  for (const dir of [layout.upper, layout.work, layout.merged, layout.workspace, layout.snapshots]) {
+    await mkdir(dir, { recursive: true });
+  }
+  const record: InstanceRecord = {
+    ...spec,
+    id,
+    ownerPid: spec.ownerPid ?? process.pid,
+    createdAt: new Date().toISOString(),
+    snapshots: [],
+  };
+  await writeJsonAtomic(layout.record, record);
+  return new ChrootSandbox(paths, record);
+}
+
+export async function readInstanceRecord(
+  paths: SandboxPaths,
+  id: string,
+): Promise<InstanceRecord | undefined> {
+  try {
+    return JSON.parse(await readFile(instanceLayout(paths, id).record, 'utf8')) as InstanceRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function openInstance(paths: SandboxPaths, id: string): Promise<ChrootSandbox> {
+  const record = await readInstanceRecord(paths, id);
+  if (!record) throw new SandboxError('instance-missing', `no sandbox instance ${id}`);
+  // the opener owns it now, so a cleanup elsewhere does not take it for stale
+  const claimed = { ...record, ownerPid: process.pid };
+  await writeJsonAtomic(instanceLayout(paths, id).record, claimed);
+  return new ChrootSandbox(paths, claimed);
+}
+
+export async function listInstances(paths: SandboxPaths): Promise<InstanceRecord[]> {
+  let names: string[];
+  try {
+    names = await readdir(paths.instances);
+  } catch {
+    return [];
+  }
+  const records: InstanceRecord[] = [];
+  for (const name of names.sort()) {
+    const record = await readInstanceRecord(paths, name);
+    if (record) records.push(record);
+  }
+  return records;
+}
+
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Host processes whose command line names `needle` (our unshare commands name their instance). */
+export async function processesMentioning(needle: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    if (pid === process.pid) continue;
+    const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(needle)) pids.push(pid);
+  }
+  return pids;
+}
+
+export interface CleanupReport {
+  removedInstances: string[];
+  killedProcesses: number[];
+  unmounted: string[];
+}
+
+/**
+ * Run at every start: what a killed rvport left behind. Instances whose owner is gone are removed
+ * (unless kept), their leftover processes killed, and any mount under the sandbox folder
+ * (normally there is none: instance mounts live in namespaces that die with their command) is
+ * detached.
+ */
+export async function cleanupStale(paths: SandboxPaths): Promise<CleanupReport> {
+  const report: CleanupReport = { removedInstances: [], killedProcesses: [], unmounted: [] };
+  for (const record of await listInstances(paths)) {
+    if (record.ownerPid === process.pid || processAlive(record.ownerPid)) continue;
+    const layout = instanceLayout(paths, record.id);
+    for (const pid of await processesMentioning(layout.merged)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+        report.killedProcesses.push(pid);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    if (!record.keep) {
+      await removeTree(layout.dir);
+      report.removedInstances.push(record.id);
+    }
+  }
+  report.unmounted = await detachMountsUnder(paths.root);
+  return report;
+}

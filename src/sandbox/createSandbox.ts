@@ -1,0 +1,61 @@
+import type { ChrootSandbox } from './chroot/ChrootSandbox.ts';
+import { cleanupStale, createInstance, openInstance } from './chroot/instanceStore.ts';
+import { SandboxError } from './errors.ts';
+import { DEFAULT_SUITE } from './imageRecipes.ts';
+import { findImages } from './provision/setupSandbox.ts';
+import type { SandboxMode } from './Sandbox.ts';
+import { sandboxPaths } from './sandboxPaths.ts';
+
+export interface CreateSandboxOptions {
+  /** RVPORT_HOME; default from the environment. */
+  home?: string;
+  /** Default `accelerated`. */
+  mode?: SandboxMode;
+  suite?: string;
+  /** Survive this process (`--keep-sandbox`); otherwise the next start removes it once we are gone. */
+  keep?: boolean;
+}
+
+/**
+ * A fresh throwaway instance over the cached image (`rvport sandbox setup` provisions it). Cleans
+ * up what killed runs left behind first.
+ */
+export async function createSandbox(options: CreateSandboxOptions = {}): Promise<ChrootSandbox> {
+  const mode = options.mode ?? 'accelerated';
+  const suite = options.suite ?? DEFAULT_SUITE;
+  const paths = sandboxPaths(options.home);
+  await cleanupStale(paths);
+  const images = await findImages(options.home, suite);
+  const setupHint = `run: rvport sandbox setup --mode ${mode}${suite === DEFAULT_SUITE ? '' : ` --suite ${suite}`}`;
+  if (!images.rootfs) {
+    throw new SandboxError('image-missing', `no riscv64 ${suite} image in ${paths.images}`, setupHint);
+  }
+  if (mode === 'emulated') {
+    return createInstance(paths, { mode, lowerKeys: [images.rootfs.key], keep: options.keep ?? false });
+  }
+  if (images.accel?.refusedReason) {
+    throw new SandboxError(
+      'toolchain-mismatch',
+      `accelerated mode refused: ${images.accel.refusedReason}`,
+      'use --mode emulated',
+    );
+  }
+  if (!images.tools || !images.accel) {
+    throw new SandboxError(
+      'image-missing',
+      `the accelerated-mode images for ${suite} are not provisioned`,
+      setupHint,
+    );
+  }
+  return createInstance(paths, {
+    mode,
+    lowerKeys: [images.accel.key, images.rootfs.key],
+    toolsKey: images.tools.key,
+    keep: options.keep ?? false,
+  });
+}
+
+/** An existing (kept) instance by id. */
+export async function openSandbox(id: string, options: { home?: string } = {}): Promise<ChrootSandbox> {
+  return openInstance(sandboxPaths(options.home), id);
+}

@@ -1,0 +1,27 @@
+/** Why a sandbox operation failed; `code` lets callers (and the CLI) react without parsing text. */
+export type SandboxErrorCode =
+  | 'host-not-ready'
+  | 'no-mirror'
+  | 'provision-failed'
+  | 'image-missing'
+  | 'toolchain-mismatch'
+  | 'instance-missing'
+  | 'instance-busy'
+  | 'sandbox-failed';
+
+export class SandboxError extends Error {
+  override name = 'SandboxError';
+  constructor(
+    readonly code: SandboxErrorCode,
+    message: string,
+    /** What to do about it, when there is something to do (e.g. the command to run). */
+    readonly fix?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Checks by name so two copies of the package still agree. */
+export function isSandboxError(error: unknown): error is SandboxError {
+  return error instanceof Error && error.name === 'SandboxError' && 'code' in error;
+}

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+
+/** Bumped when the way an image is built changes, so old caches are not mistaken for new ones. */
+export const IMAGE_FORMAT_VERSION = 1;
+export const DEFAULT_SUITE = 'trixie';
+
+/** What goes into one mmdebstrap tree; the cache key is a hash of exactly this. */
+export interface ImageRecipe {
+  kind: 'rootfs' | 'tools';
+  suite: string;
+  architecture: string;
+  variant: string;
+  packages: readonly string[];
+  /** Removed with `dpkg --purge --force-depends` after installation. */
+  purge: readonly string[];
+  formatVersion: number;
+}
+
+/**
+ * The riscv64 build userland. Besides build-essential (from the buildd variant), what ports keep
+ * needing; meson and ninja are baked in because apt takes ~225 s to add them under emulation
+ * (python byte-compilation), the autotools ~18 s, scons ~26 s.
+ */
+export const ROOTFS_PACKAGES: readonly string[] = [
+  'autoconf',
+  'automake',
+  'autopoint',
+  'autotools-dev',
+  'ca-certificates',
+  'cmake',
+  'file',
+  'git',
+  'libtool',
+  'meson',
+  'ninja-build',
+  'pkg-config',
+  'python3',
+  'scons',
+];
+
+/**
+ * The x86_64 tree bind-mounted at /native in accelerated mode: Debian's riscv64 cross toolchain
+ * of the same GCC and binutils versions as the rootfs's, and the Go toolchain of the same release.
+ */
+export const TOOLS_PACKAGES: readonly string[] = [
+  'binutils-riscv64-linux-gnu',
+  'g++-14-riscv64-linux-gnu',
+  'gcc-14-riscv64-linux-gnu',
+  'golang-go',
+];
+
+/**
+ * The cross glibc would win over the rootfs's headers, and its libc.so script names paths that
+ * do not exist inside the rootfs; the rootfs's own glibc is what a riscv64 build must use.
+ */
+export const TOOLS_PURGE: readonly string[] = [
+  'libc6-dev-riscv64-cross',
+  'linux-libc-dev-riscv64-cross',
+  'libc6-riscv64-cross',
+];
+
+export function rootfsRecipe(suite = DEFAULT_SUITE): ImageRecipe {
+  return {
+    kind: 'rootfs',
+    suite,
+    architecture: 'riscv64',
+    variant: 'buildd',
+    packages: ROOTFS_PACKAGES,
+    purge: [],
+    formatVersion: IMAGE_FORMAT_VERSION,
+  };
+}
+
+export function toolsRecipe(suite = DEFAULT_SUITE): ImageRecipe {
+  return {
+    kind: 'tools',
+    suite,
+    architecture: 'amd64',
+    variant: 'essential',
+    packages: TOOLS_PACKAGES,
+    purge: TOOLS_PURGE,
+    formatVersion: IMAGE_FORMAT_VERSION,
+  };
+}
+
+/** A short stable hash of the inputs (the mirror is not one: any mirror serves the same suite). */
+export function imageKey(recipe: ImageRecipe): string {
+  const canonical = JSON.stringify({
+    ...recipe,
+    packages: [...recipe.packages].sort(),
+    purge: [...recipe.purge].sort(),
+  });
+  return `${recipe.kind}-${recipe.suite}-${recipe.architecture}-${sha256(canonical).slice(0, 16)}`;
+}
+
+/** The accelerated layer depends on exactly one rootfs and one tools tree. */
+export function acceleratedLayerKey(rootfsKey: string, toolsKey: string): string {
+  return `accel-${sha256(`${rootfsKey}\n${toolsKey}\n${IMAGE_FORMAT_VERSION}`).slice(0, 16)}`;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

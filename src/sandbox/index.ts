@@ -1,0 +1,29 @@
+// The public API of the sandbox: the interface, how to get an instance, and setup/status.
+
+export { evaluateHost, fixCommands, type HostCheck, probeHost } from './checkHost.ts';
+export type { ChrootSandbox } from './chroot/ChrootSandbox.ts';
+export type { InstanceRecord } from './chroot/InstanceRecord.ts';
+export { cleanupStale, listInstances } from './chroot/instanceStore.ts';
+export { type CreateSandboxOptions, createSandbox, openSandbox } from './createSandbox.ts';
+export { discoverDebianMirror } from './discoverDebianMirror.ts';
+export { isSandboxError, SandboxError, type SandboxErrorCode } from './errors.ts';
+export { type ImageRecord, listImages } from './imageStore.ts';
+export { prepareHost } from './prepareHost.ts';
+export {
+  findImages,
+  imageKeys,
+  type SandboxImages,
+  type SetupOptions,
+  type SetupResult,
+  setupSandbox,
+} from './provision/setupSandbox.ts';
+export {
+  SANDBOX_MODES,
+  SANDBOX_WORKSPACE,
+  type Sandbox,
+  type SandboxMode,
+  type SandboxRunOptions,
+  type SandboxRunResult,
+  type SandboxSnapshot,
+} from './Sandbox.ts';
+export { type SandboxPaths, sandboxPaths } from './sandboxPaths.ts';

@@ -1,0 +1,81 @@
+import { runProcess } from '../process/runProcess.ts';
+import { RISCV64_BINFMT } from './binfmtStatus.ts';
+import { evaluateHost, fixCommands, type HostCheck, type HostFacts, probeHost } from './checkHost.ts';
+import { SandboxError } from './errors.ts';
+
+export interface PrepareHostOptions {
+  /** Progress lines for a person watching. */
+  onProgress?: (message: string) => void;
+  signal?: AbortSignal;
+  /** Replaced in tests. */
+  probe?: () => Promise<HostFacts>;
+  run?: (command: readonly string[]) => Promise<{ exitCode: number; output: string }>;
+}
+
+const APT_TIMEOUT_MS = 15 * 60_000;
+
+/**
+ * Makes the host ready for the chroot backend: as root on Debian it installs the missing packages
+ * and registers binfmt_misc for riscv64; otherwise it fails with exactly what to run.
+ */
+export async function prepareHost(options: PrepareHostOptions = {}): Promise<HostCheck[]> {
+  const probe = options.probe ?? (() => probeHost());
+  const run = options.run ?? ((command) => runLogged(command, options.signal));
+  const progress = options.onProgress ?? (() => {});
+  const facts = await probe();
+  let checks = evaluateHost(facts);
+  if (checks.every((c) => c.ok)) return checks;
+  if (!facts.isRoot || !facts.hasApt) throw notReady(checks);
+
+  const packages = [...new Set(checks.flatMap((c) => (!c.ok && c.aptPackage ? [c.aptPackage] : [])))];
+  if (packages.length > 0) {
+    progress(`installing host packages: ${packages.join(' ')}`);
+    const install = ['apt-get', 'install', '-y', '-q', '--no-install-recommends', ...packages];
+    let result = await run(install);
+    if (result.exitCode !== 0) {
+      progress('apt-get install failed; updating the package lists and retrying');
+      await run(['apt-get', 'update', '-q']);
+      result = await run(install);
+    }
+    if (result.exitCode !== 0) {
+      throw new SandboxError(
+        'host-not-ready',
+        `apt-get install ${packages.join(' ')} failed:\n${result.output.slice(-2000)}`,
+        fixCommands(checks).join('\n'),
+      );
+    }
+  }
+  const mountCheck = checks.find((c) => c.id === 'binfmt-mounted');
+  if (mountCheck && !mountCheck.ok) {
+    progress('mounting binfmt_misc');
+    await run(['mount', '-t', 'binfmt_misc', 'binfmt_misc', '/proc/sys/fs/binfmt_misc']);
+  }
+  checks = evaluateHost(await probe());
+  if (!checks.find((c) => c.id === 'binfmt-riscv64')?.ok) {
+    progress(`registering ${RISCV64_BINFMT} with binfmt_misc`);
+    await run(['update-binfmts', '--enable', RISCV64_BINFMT]);
+    checks = evaluateHost(await probe());
+  }
+  if (!checks.every((c) => c.ok)) throw notReady(checks);
+  return checks;
+}
+
+function notReady(checks: readonly HostCheck[]): SandboxError {
+  const failed = checks.filter((c) => !c.ok);
+  return new SandboxError(
+    'host-not-ready',
+    `the host is not ready for the riscv64 sandbox:\n${failed.map((c) => `  - ${c.detail}`).join('\n')}`,
+    fixCommands(checks).join('\n'),
+  );
+}
+
+async function runLogged(command: readonly string[], signal?: AbortSignal) {
+  const result = await runProcess({
+    command,
+    env: { DEBIAN_FRONTEND: 'noninteractive' },
+    timeoutMs: APT_TIMEOUT_MS,
+    signal,
+    captureBytes: 64 * 1024,
+  }).catch((error: Error) => ({ exitCode: 127, stdout: '', stderr: error.message }));
+  return { exitCode: result.exitCode, output: `${result.stdout}${result.stderr}` };
+}

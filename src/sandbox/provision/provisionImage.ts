@@ -1,0 +1,148 @@
+import { mkdir, readdir, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runProcess } from '../../process/runProcess.ts';
+import { SandboxError } from '../errors.ts';
+import { IMAGE_RECORD, IMAGE_TREE, type ImageRecord, imageTarball, readImageRecord } from '../imageStore.ts';
+import { removeTree } from '../removeTree.ts';
+import type { SandboxPaths } from '../sandboxPaths.ts';
+import { writeJsonAtomic } from '../writeFileAtomic.ts';
+
+const TEMP_PREFIX = '.tmp-';
+
+export interface ProvisionStep {
+  key: string;
+  kind: ImageRecord['kind'];
+  suite: string;
+  architecture: string;
+  /** Builds the tree in `tree` (inside a temporary folder `temp`); returns record fields to add. */
+  build(tree: string, temp: string): Promise<Partial<ImageRecord>>;
+  /** Also keep a compressed tarball of the tree (the portable form of the image). */
+  tarball: boolean;
+}
+
+/**
+ * Builds an image into a temporary folder and renames it into place only when complete, record
+ * included; an interrupted provisioning leaves a `.tmp-` folder that is never taken for an image
+ * and is removed by the next setup.
+ */
+export async function provisionImage(
+  paths: SandboxPaths,
+  step: ProvisionStep,
+  progress: (message: string) => void,
+): Promise<ImageRecord> {
+  const existing = await readImageRecord(paths, step.key);
+  if (existing) return existing;
+  const started = performance.now();
+  const temp = join(paths.images, `${TEMP_PREFIX}${step.key}-${process.pid}`);
+  await removeTree(temp);
+  await mkdir(temp, { recursive: true });
+  try {
+    const tree = join(temp, IMAGE_TREE);
+    const extra = await step.build(tree, temp);
+    const record: ImageRecord = {
+      key: step.key,
+      kind: step.kind,
+      suite: step.suite,
+      architecture: step.architecture,
+      createdAt: new Date().toISOString(),
+      provisionSeconds: 0,
+      treeBytes: await diskUsage(tree),
+      ...extra,
+    };
+    if (step.tarball) {
+      progress(`${step.key}: writing ${record.kind}.tar.zst`);
+      const tarball = imageTarball(temp, record.kind);
+      await host([
+        'tar',
+        '--numeric-owner',
+        '--xattrs',
+        '--xattrs-include=*',
+        '-I',
+        'zstd -T0 -3',
+        '-C',
+        tree,
+        '-cf',
+        tarball,
+        '.',
+      ]);
+      record.tarballBytes = await diskUsage(tarball);
+    }
+    record.provisionSeconds = Math.round((performance.now() - started) / 100) / 10;
+    await writeJsonAtomic(join(temp, IMAGE_RECORD), record);
+    try {
+      await rename(temp, paths.image(step.key));
+    } catch (error) {
+      // another setup finished the same image first: keep theirs
+      const theirs = await readImageRecord(paths, step.key);
+      if (!theirs) throw error;
+      await removeTree(temp);
+      return theirs;
+    }
+    progress(`${step.key}: ready in ${record.provisionSeconds} s (${formatBytes(record.treeBytes)})`);
+    return record;
+  } catch (error) {
+    await removeTree(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Temporary folders of setups whose process is gone. */
+export async function removeAbandonedTemps(paths: SandboxPaths): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(paths.images);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const pid = Number(/-(\d+)$/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) continue;
+    await removeTree(join(paths.images, name));
+    removed.push(name);
+  }
+  return removed;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function diskUsage(path: string): Promise<number> {
+  const result = await runProcess({ command: ['du', '-sb', '--', path], timeoutMs: 10 * 60_000 });
+  return Number(result.stdout.split('\t')[0]) || 0;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+  if (bytes >= 1024 ** 2) return `${Math.round(bytes / 1024 ** 2)} MiB`;
+  return `${Math.round(bytes / 1024)} KiB`;
+}
+
+/** A host command that must succeed (its output tail goes into the error). */
+export async function host(
+  command: readonly string[],
+  options: { signal?: AbortSignal; onStderr?: (chunk: Buffer) => void; timeoutMs?: number } = {},
+): Promise<string> {
+  const result = await runProcess({
+    command,
+    signal: options.signal,
+    onStderr: options.onStderr,
+    timeoutMs: options.timeoutMs ?? 60 * 60_000,
+    env: { DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (result.aborted) throw new SandboxError('provision-failed', `${command[0]} interrupted`);
+  if (result.exitCode !== 0) {
+    throw new SandboxError(
+      'provision-failed',
+      `${command.slice(0, 3).join(' ')}… failed (exit ${result.exitCode}${result.timedOut ? ', timed out' : ''}):\n${result.stderr.slice(-3000)}`,
+    );
+  }
+  return result.stdout;
+}

@@ -1,0 +1,263 @@
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runProcess } from '../../process/runProcess.ts';
+import type { HostCheck } from '../checkHost.ts';
+import { instanceCommand } from '../chroot/instanceMounts.ts';
+import { compareToolchains } from '../compareToolchains.ts';
+import { discoverDebianMirror } from '../discoverDebianMirror.ts';
+import { readInstalledPackages } from '../dpkgStatus.ts';
+import { SandboxError } from '../errors.ts';
+import {
+  acceleratedLayerKey,
+  DEFAULT_SUITE,
+  type ImageRecipe,
+  imageKey,
+  rootfsRecipe,
+  toolsRecipe,
+} from '../imageRecipes.ts';
+import { type ImageRecord, imageTree, readImageRecord } from '../imageStore.ts';
+import { prepareHost } from '../prepareHost.ts';
+import type { SandboxMode } from '../Sandbox.ts';
+import { type SandboxPaths, sandboxPaths } from '../sandboxPaths.ts';
+import { acceleratedLayerScript } from './acceleratedLayerScript.ts';
+import { CROSS_SPECS_PATH, crossSpecs, GO_ENV_DEFAULTS } from './crossSpecs.ts';
+import { mmdebstrapArgs } from './mmdebstrapArgs.ts';
+import { host, provisionImage, removeAbandonedTemps } from './provisionImage.ts';
+
+export interface SetupOptions {
+  home?: string;
+  suite?: string;
+  /** The mode that must work when setup returns; `accelerated` also builds the tools tree. */
+  mode?: SandboxMode;
+  /** Default: the Debian mirror of the machine's apt configuration. */
+  mirror?: string;
+  onProgress?: (message: string) => void;
+  signal?: AbortSignal;
+  /** Skip the host preparation (tests that already checked it). */
+  skipHostPreparation?: boolean;
+}
+
+/** The images that make up each mode, as found (or made) by setup. */
+export interface SandboxImages {
+  suite: string;
+  rootfs: ImageRecord;
+  tools?: ImageRecord;
+  accel?: ImageRecord;
+}
+
+export interface SetupResult extends SandboxImages {
+  hostChecks: HostCheck[];
+  durationMs: number;
+}
+
+/** The image keys for a suite; everything about an image is a function of its recipe. */
+export function imageKeys(suite: string) {
+  const rootfs = imageKey(rootfsRecipe(suite));
+  const tools = imageKey(toolsRecipe(suite));
+  return { rootfs, tools, accel: acceleratedLayerKey(rootfs, tools) };
+}
+
+/**
+ * Provisions (or finds cached) the riscv64 rootfs and, for accelerated mode, the x86_64 tools tree
+ * and the layer that swaps the toolchain. A second call with everything cached only checks the host.
+ */
+export async function setupSandbox(options: SetupOptions = {}): Promise<SetupResult> {
+  const started = performance.now();
+  const suite = options.suite ?? DEFAULT_SUITE;
+  const mode = options.mode ?? 'accelerated';
+  const paths = sandboxPaths(options.home);
+  const progress = options.onProgress ?? (() => {});
+  const hostChecks = options.skipHostPreparation
+    ? []
+    : await prepareHost({ onProgress: progress, signal: options.signal });
+  await mkdir(paths.images, { recursive: true });
+  await removeAbandonedTemps(paths);
+
+  const keys = imageKeys(suite);
+  let mirror = options.mirror;
+  const needMirror = async () => {
+    mirror ??= await discoverDebianMirror();
+    if (!mirror) {
+      throw new SandboxError(
+        'no-mirror',
+        "no Debian mirror found in this machine's apt sources (/etc/apt)",
+        'pass one with --mirror URL',
+      );
+    }
+    return mirror;
+  };
+
+  const debootstrap = async (recipe: ImageRecipe, tree: string) => {
+    const url = await needMirror();
+    const cache = join(paths.debCache, `${recipe.suite}-${recipe.architecture}`);
+    await mkdir(cache, { recursive: true });
+    progress(
+      `${imageKey(recipe)}: mmdebstrap ${recipe.variant} ${recipe.suite} ${recipe.architecture} from ${url}`,
+    );
+    await host(mmdebstrapArgs(recipe, tree, url, cache), {
+      signal: options.signal,
+      onStderr: lineForwarder((line) => {
+        if (line.startsWith('I: ') || line.startsWith('E: ')) progress(`  ${line}`);
+      }),
+    });
+    return { recipe, mirror: url };
+  };
+
+  const rootfs = await provisionImage(
+    paths,
+    {
+      key: keys.rootfs,
+      kind: 'rootfs',
+      suite,
+      architecture: 'riscv64',
+      tarball: true,
+      build: async (tree) => {
+        const extra = await debootstrap(rootfsRecipe(suite), tree);
+        // mount points for the workspace and the tools tree, so no instance has to create them
+        await mkdir(join(tree, 'build'), { recursive: true });
+        await mkdir(join(tree, 'native'), { recursive: true });
+        return { ...extra, toolchain: toolchainVersions(await readInstalledPackages(tree)) };
+      },
+    },
+    progress,
+  );
+  if (mode === 'emulated') {
+    return { suite, rootfs, hostChecks, durationMs: performance.now() - started };
+  }
+
+  const tools = await provisionImage(
+    paths,
+    {
+      key: keys.tools,
+      kind: 'tools',
+      suite,
+      architecture: 'amd64',
+      tarball: true,
+      build: async (tree) => {
+        const recipe = toolsRecipe(suite);
+        const extra = await debootstrap(recipe, tree);
+        await host(['chroot', tree, 'dpkg', '--purge', '--force-depends', ...recipe.purge]);
+        const specs = await host(['chroot', tree, 'riscv64-linux-gnu-gcc-14', '-dumpspecs']);
+        await writeFile(join(tree, CROSS_SPECS_PATH), crossSpecs(specs));
+        await appendFile(join(tree, 'usr/lib/go/go.env'), GO_ENV_DEFAULTS);
+        return { ...extra, toolchain: toolchainVersions(await readInstalledPackages(tree)) };
+      },
+    },
+    progress,
+  );
+
+  const accel = await provisionImage(
+    paths,
+    {
+      key: keys.accel,
+      kind: 'accel',
+      suite,
+      architecture: 'riscv64',
+      tarball: false,
+      build: async (tree, temp) => {
+        await mkdir(tree);
+        const comparison = compareToolchains(
+          await readInstalledPackages(imageTree(paths, keys.rootfs)),
+          await readInstalledPackages(imageTree(paths, keys.tools)),
+        );
+        const base = {
+          derivedFrom: [keys.rootfs, keys.tools],
+          toolchain: { check: comparison.details.join('; ') },
+        };
+        if (!comparison.match) return { ...base, refusedReason: comparison.reason };
+        progress(`${keys.accel}: diverting the riscv64 toolchain to the x86_64 cross compilers`);
+        await buildAcceleratedLayer(paths, keys, tree, temp, options.signal);
+        return base;
+      },
+    },
+    progress,
+  );
+  if (accel.refusedReason) {
+    throw new SandboxError(
+      'toolchain-mismatch',
+      `accelerated mode refused: ${accel.refusedReason}`,
+      'use --mode emulated',
+    );
+  }
+  return { suite, rootfs, tools, accel, hostChecks, durationMs: performance.now() - started };
+}
+
+/** Runs the divert script in the emulated rootfs with `tree` as the overlay's upper layer. */
+async function buildAcceleratedLayer(
+  paths: SandboxPaths,
+  keys: ReturnType<typeof imageKeys>,
+  tree: string,
+  temp: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const dirs = { work: join(temp, 'work'), merged: join(temp, 'merged'), workspace: join(temp, 'build') };
+  for (const dir of Object.values(dirs)) await mkdir(dir, { recursive: true });
+  const command = instanceCommand(
+    {
+      lowerDirs: [imageTree(paths, keys.rootfs)],
+      upperDir: tree,
+      workDir: dirs.work,
+      mergedDir: dirs.merged,
+      workspace: dirs.workspace,
+      nativeTree: imageTree(paths, keys.tools),
+      network: false,
+    },
+    '/',
+    ['/bin/sh', '-c', acceleratedLayerScript()],
+  );
+  const result = await runProcess({
+    command,
+    clearEnv: true,
+    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root', LANG: 'C.UTF-8' },
+    timeoutMs: 20 * 60_000,
+    signal,
+  });
+  if (result.exitCode !== 0) {
+    throw new SandboxError(
+      'provision-failed',
+      `building the accelerated layer failed:\n${result.stderr.slice(-3000)}`,
+    );
+  }
+  // Check in the tree itself that the swap happened, not only that the script exited 0.
+  const diversions = await readFile(join(tree, 'var/lib/dpkg/diversions'), 'utf8').catch(() => '');
+  if (!diversions.includes('/usr/bin/riscv64-linux-gnu-gcc-14.riscv64')) {
+    throw new SandboxError(
+      'provision-failed',
+      'the accelerated layer has no diversion for riscv64-linux-gnu-gcc-14',
+    );
+  }
+  for (const dir of Object.values(dirs)) await host(['rm', '-rf', '--one-file-system', dir]);
+}
+
+function toolchainVersions(
+  packages: Awaited<ReturnType<typeof readInstalledPackages>>,
+): Record<string, string> {
+  const wanted =
+    /^(gcc-14|g\+\+-14|binutils|gcc-14-riscv64-linux-gnu|g\+\+-14-riscv64-linux-gnu|binutils-riscv64-linux-gnu|golang-1\.\d+-go|libc6|libc6-dev)$/;
+  const versions: Record<string, string> = {};
+  for (const p of packages) if (wanted.test(p.name)) versions[`${p.name}:${p.architecture}`] = p.version;
+  return versions;
+}
+
+/** Calls `onLine` for each complete line of a stream. */
+export function lineForwarder(onLine: (line: string) => void): (chunk: Buffer) => void {
+  let pending = '';
+  return (chunk) => {
+    pending += chunk.toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) onLine(line.trimEnd());
+  };
+}
+
+/** The images already provisioned for a suite (nothing is built). */
+export async function findImages(home?: string, suite = DEFAULT_SUITE): Promise<Partial<SandboxImages>> {
+  const paths = sandboxPaths(home);
+  const keys = imageKeys(suite);
+  return {
+    suite,
+    rootfs: await readImageRecord(paths, keys.rootfs),
+    tools: await readImageRecord(paths, keys.tools),
+    accel: await readImageRecord(paths, keys.accel),
+  };
+}
