@@ -7,6 +7,20 @@ export interface LlmMessage {
   content: string;
 }
 
+/** A tool the model may call instead of answering (the engine's AgentNode: read-only sandbox commands). */
+export interface LlmTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the input; a free-form object when absent. */
+  inputSchema?: Record<string, unknown>;
+}
+
+export interface LlmToolCall {
+  id?: string;
+  name: string;
+  input: unknown;
+}
+
 export interface LlmRequest<T = unknown> {
   /** One of `LLM_ROLES`; free-form names (from a workflow file's AgentNode) use the planner's model. */
   role?: LlmRole | string;
@@ -16,6 +30,8 @@ export interface LlmRequest<T = unknown> {
   schema?: z.ZodType<T>;
   /** Names the schema for providers that want one (OpenAI's `json_schema.name`). */
   schemaName?: string;
+  /** When the model calls tools, the result carries `toolCalls` and no validated `value` yet. */
+  tools?: LlmTool[];
   maxTokens?: number;
   /** Per-request limit; the configured time-out otherwise. */
   timeoutMs?: number;
@@ -43,6 +59,8 @@ export interface LlmResult<T = unknown> {
   text: string;
   /** The validated answer, when a schema was given and the outcome is `ok`. */
   value?: T;
+  /** Tool calls of the last reply, when the request offered tools and the model used them. */
+  toolCalls?: LlmToolCall[];
   /** Summed over every exchange of this call, repair turns and rate-limited runs included. */
   usage: TokenUsage;
   costUsd: number;

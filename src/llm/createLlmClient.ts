@@ -55,7 +55,7 @@ export function createLlmClient(options: CreateLlmClientOptions): LlmClient {
 
     const finish = (
       outcome: LlmOutcome,
-      extra: Partial<Pick<LlmResult<T>, 'text' | 'value' | 'error'>> = {},
+      extra: Partial<Pick<LlmResult<T>, 'text' | 'value' | 'error' | 'toolCalls'>> = {},
     ): LlmResult<T> => ({
       outcome,
       ok: outcome === 'ok',
@@ -116,6 +116,7 @@ export function createLlmClient(options: CreateLlmClientOptions): LlmClient {
           timeoutMs: request.timeoutMs ?? config.timeoutMs,
           ...(request.system ? { system: request.system } : {}),
           ...(output ? { output } : {}),
+          ...(request.tools?.length ? { tools: request.tools } : {}),
           ...(request.signal ? { signal: request.signal } : {}),
         });
       } catch (error) {
@@ -139,6 +140,11 @@ export function createLlmClient(options: CreateLlmClientOptions): LlmClient {
       const answered = priceForModel(reply.model, config.prices);
       const price = answered.known ? answered.price : priceForModel(model, config.prices).price;
       const cost = costUsd(reply.usage, price);
+      if (reply.toolCalls?.length) {
+        // Not the answer yet: the caller runs the tools and asks again.
+        await record('ok', exchangeStarted, reply.usage, cost);
+        return finish('ok', { text: reply.text, toolCalls: reply.toolCalls });
+      }
       if (!request.schema) {
         await record('ok', exchangeStarted, reply.usage, cost);
         return finish('ok', { text: reply.text });

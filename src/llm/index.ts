@@ -31,7 +31,16 @@ export {
 export { type CreateLlmClientOptions, createLlmClient } from './createLlmClient.ts';
 export { createOfflineLlmClient } from './createOfflineLlmClient.ts';
 export { CostCapReachedError, isLlmError, LlmError, type LlmErrorCode } from './errors.ts';
-export type { LlmClient, LlmMessage, LlmOutcome, LlmRequest, LlmResult, LlmTotals } from './LlmClient.ts';
+export type {
+  LlmClient,
+  LlmMessage,
+  LlmOutcome,
+  LlmRequest,
+  LlmResult,
+  LlmTool,
+  LlmToolCall,
+  LlmTotals,
+} from './LlmClient.ts';
 export {
   createLlmCallLog,
   type LlmCallLog,

@@ -7,6 +7,7 @@ export type FakeReply =
       text: string;
       usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
       model?: string;
+      toolCalls?: { id: string; name: string; input: unknown }[];
       delayMs?: number;
     }
   | { status: number; message: string; headers?: Record<string, string>; delayMs?: number };
@@ -119,8 +120,21 @@ function openAiBody(reply: TextReply, model: string) {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: reply.text, refusal: null },
-        finish_reason: 'stop',
+        message: {
+          role: 'assistant',
+          content: reply.text,
+          refusal: null,
+          ...(reply.toolCalls
+            ? {
+                tool_calls: reply.toolCalls.map((call) => ({
+                  id: call.id,
+                  type: 'function',
+                  function: { name: call.name, arguments: JSON.stringify(call.input) },
+                })),
+              }
+            : {}),
+        },
+        finish_reason: reply.toolCalls ? 'tool_calls' : 'stop',
         logprobs: null,
       },
     ],
@@ -140,8 +154,16 @@ function anthropicBody(reply: TextReply, model: string) {
     type: 'message',
     role: 'assistant',
     model: reply.model ?? model,
-    content: [{ type: 'text', text: reply.text }],
-    stop_reason: 'end_turn',
+    content: [
+      ...(reply.text ? [{ type: 'text', text: reply.text }] : []),
+      ...(reply.toolCalls ?? []).map((call) => ({
+        type: 'tool_use',
+        id: call.id,
+        name: call.name,
+        input: call.input,
+      })),
+    ],
+    stop_reason: reply.toolCalls ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     usage: {
       input_tokens: usage.input,

@@ -1,5 +1,5 @@
 import type { ResolvedProvider } from '../config/resolveLlmConfig.ts';
-import type { LlmMessage } from '../LlmClient.ts';
+import type { LlmMessage, LlmTool, LlmToolCall } from '../LlmClient.ts';
 import type { OutputSchema } from '../structuredOutput.ts';
 import type { TokenUsage } from '../tokenUsage.ts';
 
@@ -8,6 +8,7 @@ export interface ProviderRequest {
   system?: string;
   messages: LlmMessage[];
   output?: OutputSchema;
+  tools?: LlmTool[];
   maxTokens: number;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -16,6 +17,7 @@ export interface ProviderRequest {
 export interface ProviderReply {
   text: string;
   usage: TokenUsage;
+  toolCalls?: LlmToolCall[];
   /** The model the server says answered (may carry a snapshot date). */
   model: string;
 }
@@ -25,6 +27,9 @@ export interface LlmProvider {
   readonly name: string;
   send(request: ProviderRequest): Promise<ProviderReply>;
 }
+
+/** The input schema of a tool that did not bring one. */
+export const FREE_FORM_TOOL_INPUT: Record<string, unknown> = { type: 'object', additionalProperties: true };
 
 export interface ProviderOptions {
   provider: ResolvedProvider;

@@ -1,6 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { jsonInstruction } from '../structuredOutput.ts';
-import type { LlmProvider, ProviderOptions, ProviderRequest } from './LlmProvider.ts';
+import {
+  FREE_FORM_TOOL_INPUT,
+  type LlmProvider,
+  type ProviderOptions,
+  type ProviderRequest,
+} from './LlmProvider.ts';
 
 /**
  * Anthropic Messages API. Structured answers use the API's own structured output
@@ -40,6 +45,16 @@ export function createAnthropicProvider(options: ProviderOptions): LlmProvider {
                 },
               }
             : {}),
+          ...(request.tools?.length
+            ? {
+                tools: request.tools.map((tool) => ({
+                  name: tool.name,
+                  description: tool.description,
+                  input_schema: (tool.inputSchema ??
+                    FREE_FORM_TOOL_INPUT) as Anthropic.Messages.Tool.InputSchema,
+                })),
+              }
+            : {}),
         },
         { timeout: request.timeoutMs, ...(request.signal ? { signal: request.signal } : {}) },
       );
@@ -47,8 +62,12 @@ export function createAnthropicProvider(options: ProviderOptions): LlmProvider {
         .map((block) => (block.type === 'text' ? block.text : ''))
         .join('')
         .trim();
+      const toolCalls = message.content.flatMap((block) =>
+        block.type === 'tool_use' ? [{ id: block.id, name: block.name, input: block.input }] : [],
+      );
       return {
         text,
+        ...(toolCalls.length > 0 ? { toolCalls } : {}),
         model: message.model,
         usage: {
           inputTokens: message.usage.input_tokens,

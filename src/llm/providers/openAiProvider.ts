@@ -1,5 +1,11 @@
 import OpenAI from 'openai';
-import type { LlmProvider, ProviderOptions, ProviderRequest } from './LlmProvider.ts';
+import type { LlmToolCall } from '../LlmClient.ts';
+import {
+  FREE_FORM_TOOL_INPUT,
+  type LlmProvider,
+  type ProviderOptions,
+  type ProviderRequest,
+} from './LlmProvider.ts';
 
 /**
  * OpenAI chat completions, and every server that speaks them (OpenRouter, Gemini's compatible
@@ -42,13 +48,31 @@ export function createOpenAiProvider(options: ProviderOptions): LlmProvider {
                 },
               }
             : {}),
+          ...(request.tools?.length
+            ? {
+                tools: request.tools.map((tool) => ({
+                  type: 'function' as const,
+                  function: {
+                    name: tool.name,
+                    description: tool.description,
+                    parameters: tool.inputSchema ?? FREE_FORM_TOOL_INPUT,
+                  },
+                })),
+              }
+            : {}),
         },
         { timeout: request.timeoutMs, ...(request.signal ? { signal: request.signal } : {}) },
       );
       const choice = completion.choices[0];
       const usage = completion.usage;
       const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+      const toolCalls: LlmToolCall[] = (choice?.message.tool_calls ?? []).flatMap((call) =>
+        call.type === 'function'
+          ? [{ id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) }]
+          : [],
+      );
       return {
+        ...(toolCalls.length > 0 ? { toolCalls } : {}),
         text: (choice?.message.content ?? choice?.message.refusal ?? '').trim(),
         model: completion.model,
         usage: {
@@ -60,4 +84,13 @@ export function createOpenAiProvider(options: ProviderOptions): LlmProvider {
       };
     },
   };
+}
+
+/** Tool arguments arrive as a JSON string; a model that wrote broken JSON gets it back as text. */
+function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
