@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { lineForwarder } from '../provision/setupSandbox.ts';
+import { isCommandNotFound } from './ChrootSandbox.ts';
+
+describe('isCommandNotFound', () => {
+  it('recognises setpriv and sh wording only', () => {
+    expect(isCommandNotFound('setpriv: failed to execute frobnicate: No such file or directory\n')).toBe(
+      true,
+    );
+    expect(isCommandNotFound('sh: 1: frobnicate: not found\n')).toBe(true);
+    expect(isCommandNotFound('make: *** No rule to make target. Stop.\n')).toBe(false);
+  });
+});
+
+describe('lineForwarder', () => {
+  it('joins chunks into whole lines', () => {
+    const lines: string[] = [];
+    const forward = lineForwarder((l) => lines.push(l));
+    forward(Buffer.from('I: one\nI: t'));
+    forward(Buffer.from('wo\r\npartial'));
+    expect(lines).toEqual(['I: one', 'I: two']);
+  });
+});
