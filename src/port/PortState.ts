@@ -1,0 +1,156 @@
+import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
+
+/** The format of a port's state; bumped when a field changes meaning. */
+export const PORT_STATE_VERSION = 1;
+
+export interface SourceInfo {
+  /** The SOURCE as the user gave it. */
+  spec: string;
+  name: string;
+  /** Where the working tree is on the host, once acquired. */
+  dir?: string;
+  url?: string;
+  commit?: string;
+}
+
+export interface PortOptions {
+  maxAttempts: number;
+  costCapUsd: number;
+  offline: boolean;
+  mode: 'accelerated' | 'emulated';
+  optimize: boolean;
+  force: boolean;
+}
+
+export interface ErrorRecord {
+  at: string;
+  node: string;
+  phase?: string;
+  command?: string;
+  exitCode?: number;
+  category: ErrorCategory;
+  severity: Severity;
+  /** The relevant part of the output (the tail, or the matched lines). */
+  message: string;
+  /** The message with volatile parts removed; equal signatures mean the same error. */
+  signature: string;
+}
+
+export interface FixAttempt {
+  at: string;
+  attempt: number;
+  source: 'heuristic' | 'llm';
+  /** Heuristic name, or the fixer's summary. */
+  name: string;
+  description: string;
+  commands?: string[];
+  patch?: string;
+  outcome: 'applied' | 'failed' | 'rolled-back';
+}
+
+export interface PlanPhase {
+  name: 'dependencies' | 'prepare' | 'configure' | 'build' | 'test' | 'install';
+  commands: string[];
+  /** Phases that may fail without failing the build (tests). */
+  optional?: boolean;
+}
+
+export interface BuildPlan {
+  buildSystem: string;
+  /** The folder of the build, relative to the source root. */
+  dir: string;
+  phases: PlanPhase[];
+  /** Debian packages to install before the build. */
+  packages: string[];
+  expectedArtifacts: string[];
+  origin: 'default' | 'fallback' | 'llm' | 'cache';
+}
+
+/** What the analyst concluded, from the LLM or from the scripted analysis. */
+export interface PackageAnalysis {
+  buildSystem: string;
+  confidence: number;
+  dir: string;
+  needsCustomPlan: boolean;
+  llmGrounded: boolean;
+  dependencies: string[];
+  expectedArtifacts: string[];
+  notes: string[];
+}
+
+export interface ArchitectureFinding {
+  kind: string;
+  severity: Severity;
+  file: string;
+  line: number;
+  snippet: string;
+  suggestion?: string;
+}
+
+export interface AuditEvent {
+  at: string;
+  node: string;
+  event: string;
+  detail?: string;
+}
+
+/**
+ * Everything a port knows, in one serialisable object: the engine's context for the port graph.
+ * Nodes return partial updates of it; the engine checkpoints it after every node.
+ */
+export interface PortState {
+  formatVersion: number;
+  source: SourceInfo;
+  options: PortOptions;
+  /** The scripted analysis (build systems, dependencies, findings), as produced by init. */
+  scripted?: unknown;
+  packageAnalysis: PackageAnalysis | null;
+  plan: BuildPlan | null;
+  /** A verified cache entry to build from (with --optimize). */
+  cachedRecipe: unknown | null;
+  buildStatus: BuildStatus;
+  attemptCount: number;
+  errors: ErrorRecord[];
+  fixAttempts: FixAttempt[];
+  /** Re-plan signatures already used (each sends the run back to the scout once). */
+  replansUsed: string[];
+  /** How often each heuristic key has fired (each is limited to once per key). */
+  heuristicsUsed: Record<string, number>;
+  findings: ArchitectureFinding[];
+  patches: string[];
+  artifacts: unknown[];
+  verification: { verdict: 'verified' | 'not_verified'; reason: string } | null;
+  tests: { ran: boolean; passed: number; failed: number; exitCode: number | null; summary: string } | null;
+  llm: { calls: number; inputTokens: number; outputTokens: number; costUsd: number };
+  timings: Record<string, number>;
+  audit: AuditEvent[];
+  optimizeRequested: boolean;
+  escalationReason: string | null;
+}
+
+export function createPortState(source: SourceInfo, options: PortOptions): PortState {
+  return {
+    formatVersion: PORT_STATE_VERSION,
+    source,
+    options,
+    packageAnalysis: null,
+    plan: null,
+    cachedRecipe: null,
+    buildStatus: 'PENDING',
+    attemptCount: 0,
+    errors: [],
+    fixAttempts: [],
+    replansUsed: [],
+    heuristicsUsed: {},
+    findings: [],
+    patches: [],
+    artifacts: [],
+    verification: null,
+    tests: null,
+    llm: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    timings: {},
+    audit: [],
+    optimizeRequested: options.optimize,
+    escalationReason: null,
+  };
+}

@@ -1,0 +1,34 @@
+import type { PortState } from './PortState.ts';
+import { FUNDAMENTAL_BLOCKERS } from './vocabulary.ts';
+
+/** Errors in a row with one signature that mean the port is going round in circles. */
+export const LOOP_LENGTH = 3;
+
+export function attemptsExhausted(state: PortState): boolean {
+  return state.attemptCount >= state.options.maxAttempts;
+}
+
+export function isErrorLoop(state: PortState): boolean {
+  if (state.attemptCount < LOOP_LENGTH || state.errors.length < LOOP_LENGTH) return false;
+  const last = state.errors.slice(-LOOP_LENGTH).map((e) => e.signature);
+  return last.every((s) => s === last[0]);
+}
+
+/**
+ * Why the port must stop and go to a person, or null. Checked by the supervisor before any
+ * other routing: the attempt limit, an error loop, a permission or disk-space error, a
+ * fundamental blocker, the LLM cost cap.
+ */
+export function escalationReason(state: PortState): string | null {
+  const last = state.errors.at(-1);
+  if (attemptsExhausted(state)) return `the attempt limit (${state.options.maxAttempts}) is reached`;
+  if (isErrorLoop(state)) return `the same error ${LOOP_LENGTH} times in a row: ${last?.signature}`;
+  if (last?.category === 'PERMISSION') return 'a permission error, which a rebuild cannot fix';
+  if (last?.category === 'DISK_SPACE') return 'the disk is full';
+  if (last && FUNDAMENTAL_BLOCKERS.has(last.category))
+    return `a fundamental blocker (${last.category}): ${last.message.split('\n')[0]}`;
+  if (state.llm.costUsd > state.options.costCapUsd) {
+    return `LLM cost $${state.llm.costUsd.toFixed(2)} passed the cap of $${state.options.costCapUsd.toFixed(2)}`;
+  }
+  return null;
+}
