@@ -12,8 +12,7 @@ export const REPLAN_SIGNATURES: ReadonlyArray<{ id: string; pattern: RegExp }> =
   { id: 'cmakelists-missing', pattern: /does not appear to contain CMakeLists\.txt/i },
   {
     id: 'meson-build-missing',
-    pattern:
-      /neither (source|the source) directory .*contains a build file meson\.build|meson\.build.*not found/i,
+    pattern: /contains? a build file meson\.build|meson\.build.*not found/i,
   },
   {
     id: 'manifest-missing',
