@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { jsonInstruction, outputSchemaFor, parseStructuredReply, repairPrompt } from './structuredOutput.ts';
+import {
+  jsonInstruction,
+  outputSchemaFor,
+  parseStructuredReply,
+  relaxedForDecoding,
+  repairPrompt,
+} from './structuredOutput.ts';
 
 const Plan = z.object({ buildSystem: z.enum(['cmake', 'autotools']), steps: z.array(z.string()) });
 
@@ -56,5 +62,27 @@ describe('prompts', () => {
     const output = outputSchemaFor(Plan);
     expect(jsonInstruction(output, false)).not.toContain('"properties"');
     expect(jsonInstruction(output, true)).toContain('"buildSystem"');
+  });
+});
+
+describe('relaxedForDecoding', () => {
+  it('drops bounds that constrained decoding may refuse, keeping the structure', () => {
+    const schema = outputSchemaFor(
+      z.object({
+        attempts: z.int().min(1),
+        names: z.array(z.string().min(2)).max(4),
+        properties: z.string(),
+      }),
+    ).jsonSchema;
+    expect(relaxedForDecoding(schema)).toEqual({
+      type: 'object',
+      properties: {
+        attempts: { type: 'integer' },
+        names: { type: 'array', items: { type: 'string' } },
+        properties: { type: 'string' },
+      },
+      required: ['attempts', 'names', 'properties'],
+      additionalProperties: false,
+    });
   });
 });

@@ -34,6 +34,36 @@ function isStrictCompatible(node: unknown): boolean {
   return Object.values(record).every(isStrictCompatible);
 }
 
+/**
+ * Keywords left out of the schema a provider decodes against: constrained decoding does not
+ * support them everywhere (Anthropic's structured output refuses numeric and length bounds), and
+ * they are still enforced, with a repair turn, by the zod validation of every reply.
+ */
+const DECODING_UNSUPPORTED = new Set([
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+]);
+
+export function relaxedForDecoding(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(relaxedForDecoding);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key, value]) => !(DECODING_UNSUPPORTED.has(key) && typeof value !== 'object'))
+      .map(([key, value]) => [key, relaxedForDecoding(value)]),
+  );
+}
+
 export type StructuredParse<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
 /**

@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { jsonInstruction } from '../structuredOutput.ts';
+import { jsonInstruction, relaxedForDecoding } from '../structuredOutput.ts';
 import {
   FREE_FORM_TOOL_INPUT,
   type LlmProvider,
@@ -41,7 +41,10 @@ export function createAnthropicProvider(options: ProviderOptions): LlmProvider {
           ...(request.output && native
             ? {
                 output_config: {
-                  format: { type: 'json_schema' as const, schema: request.output.jsonSchema },
+                  format: {
+                    type: 'json_schema' as const,
+                    schema: relaxedForDecoding(request.output.jsonSchema) as Record<string, unknown>,
+                  },
                 },
               }
             : {}),
