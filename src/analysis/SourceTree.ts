@@ -29,8 +29,8 @@ export class SourceTree {
     this.fileSet = new Set(this.files);
     for (const file of this.files) {
       const dir = posix.dirname(file) === '.' ? '' : posix.dirname(file);
-      let list = this.dirs.get(dir);
-      if (!list) this.dirs.set(dir, (list = []));
+      const list = this.dirs.get(dir) ?? [];
+      if (list.length === 0) this.dirs.set(dir, list);
       list.push(posix.basename(file));
       // register every ancestor so empty-of-files folders still list
       for (let d = dir; d !== ''; ) {

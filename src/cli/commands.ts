@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from './CliContext.ts';
+import { registerAnalyzeCommand } from './commands/analyze.ts';
 import { registerSandboxCommand } from './commands/sandbox.ts';
 import { registerVerifyCommand } from './commands/verify.ts';
 import { registerWorkflowCommand } from './commands/workflow.ts';
@@ -8,5 +9,6 @@ import { registerWorkflowCommand } from './commands/workflow.ts';
 export const commandRegistrations: ReadonlyArray<(program: Command, ctx: CliContext) => void> = [
   registerWorkflowCommand,
   registerVerifyCommand,
+  registerAnalyzeCommand,
   registerSandboxCommand,
 ];

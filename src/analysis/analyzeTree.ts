@@ -1,0 +1,78 @@
+import type { BuildSystemCandidate } from './buildSystems/index.ts';
+import { type AutotoolsHelper, checkAutotoolsHelpers } from './checkAutotoolsHelpers.ts';
+import type { ContentsLookup } from './dependencies/ContentsIndex.ts';
+import type { Dependency } from './dependencies/Dependency.ts';
+import { resolveDependencies } from './dependencies/resolveDependencies.ts';
+import {
+  chooseBuildSystem,
+  type DefaultPlan,
+  defaultPlan,
+  detectBuildSystems,
+} from './detectBuildSystems.ts';
+import { extractDependencies } from './extractDependencies.ts';
+import { type Finding, SEVERITY_RANK, type Severity } from './hazards/index.ts';
+import { SourceTree } from './SourceTree.ts';
+import { scanArchitecture } from './scanArchitecture.ts';
+
+/** The scripted analysis of a source tree (`rvport analyze --json` prints it). */
+export interface Analysis {
+  name: string;
+  root: string;
+  /** The chosen build system. */
+  buildSystem: Pick<BuildSystemCandidate, 'type' | 'confidence' | 'dir'> & BuildSystemCandidate;
+  /** Every candidate, best first. */
+  buildSystems: BuildSystemCandidate[];
+  plan: DefaultPlan;
+  dependencies: Dependency[];
+  /** Which data resolved the dependencies. */
+  dependencyResolution: { contents: 'used' | 'unavailable'; reason: string | null };
+  findings: Finding[];
+  /** Findings per severity. */
+  findingCounts: Record<Severity, number>;
+  autotoolsHelpers: AutotoolsHelper[];
+  files: number;
+  durationMs: number;
+}
+
+export interface AnalyzeTreeOptions {
+  name: string;
+  /** The riscv64 Contents index, or null to resolve with the alias table only. */
+  contents?: ContentsLookup | null;
+  /** Why `contents` is null, for the report. */
+  contentsUnavailableReason?: string | null;
+}
+
+/** Runs every scripted analysis over a tree on disk. Reads only; never runs repository code. */
+export function analyzeTree(root: string, options: AnalyzeTreeOptions): Analysis {
+  const started = performance.now();
+  const tree = SourceTree.fromDisk(root);
+  const buildSystems = detectBuildSystems(tree);
+  const buildSystem = chooseBuildSystem(buildSystems);
+  const contents = options.contents ?? null;
+  const dependencies = resolveDependencies(extractDependencies(tree, buildSystem.dir), contents);
+  const findings = scanArchitecture(tree);
+  const findingCounts = { info: 0, low: 0, medium: 0, high: 0 } satisfies Record<Severity, number>;
+  for (const f of findings) findingCounts[f.severity]++;
+  return {
+    name: options.name,
+    root,
+    buildSystem,
+    buildSystems,
+    plan: defaultPlan(buildSystem),
+    dependencies,
+    dependencyResolution: {
+      contents: contents ? 'used' : 'unavailable',
+      reason: contents ? null : (options.contentsUnavailableReason ?? 'no Contents index given'),
+    },
+    findings,
+    findingCounts,
+    autotoolsHelpers: checkAutotoolsHelpers(tree),
+    files: tree.files.length,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/** Findings at or above a severity, for summaries. */
+export function findingsAtLeast(findings: readonly Finding[], severity: Severity): Finding[] {
+  return findings.filter((f) => SEVERITY_RANK[f.severity] >= SEVERITY_RANK[severity]);
+}

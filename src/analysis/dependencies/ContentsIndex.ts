@@ -1,0 +1,200 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { createGunzip } from 'node:zlib';
+import { runProcess } from '../../process/runProcess.ts';
+
+export const CONTENTS_ARCH = 'riscv64';
+const MULTIARCH = 'riscv64-linux-gnu';
+export const DEBIAN_KEYRING = '/usr/share/keyrings/debian-archive-keyring.gpg';
+const DOWNLOAD_TIMEOUT_MS = 15 * 60 * 1000;
+
+/** The parts of the Contents index dependency resolution needs; the rest is dropped on download. */
+const KEEP = new RegExp(
+  [
+    '^usr/include/',
+    `^usr/lib/(${MULTIARCH}/)?pkgconfig/[^/]+\\.pc$`,
+    '^usr/share/pkgconfig/[^/]+\\.pc$',
+    `^usr/lib/(${MULTIARCH}/)?cmake/[^/]+/[^/]*([Cc]onfig|-config)\\.cmake$`,
+    '^usr/share/cmake/[^/]+/[^/]*([Cc]onfig|-config)\\.cmake$',
+    `^usr/lib/${MULTIARCH}/lib[^/]+\\.(so|a)$`,
+    '^usr/(s?bin)/[^/]+$',
+  ].join('|'),
+);
+
+export class ContentsError extends Error {
+  override name = 'ContentsError';
+}
+
+/** Lookups of file paths in a filtered Contents index: path → Debian binary packages. */
+export interface ContentsLookup {
+  lookup(paths: Iterable<string>): Map<string, string[]>;
+}
+
+/** The cached, filtered index: one `path\tpkg,pkg` line per file. */
+export class ContentsIndex implements ContentsLookup {
+  private constructor(private readonly text: string) {}
+
+  static async load(file: string): Promise<ContentsIndex> {
+    return new ContentsIndex(await readFile(file, 'utf8'));
+  }
+
+  static fromText(text: string): ContentsIndex {
+    return new ContentsIndex(text);
+  }
+
+  /** One pass over the index for all the wanted paths (faster than building a map of it all). */
+  lookup(paths: Iterable<string>): Map<string, string[]> {
+    const wanted = new Set(paths);
+    const found = new Map<string, string[]>();
+    if (wanted.size === 0) return found;
+    let start = 0;
+    const text = this.text;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      const tab = text.indexOf('\t', start);
+      if (tab !== -1 && tab < end) {
+        const path = text.slice(start, tab);
+        if (wanted.has(path)) found.set(path, text.slice(tab + 1, end).split(','));
+      }
+      start = end + 1;
+    }
+    return found;
+  }
+}
+
+/** Where the filtered index of a suite is cached. */
+export function contentsCachePath(home: string, suite: string): string {
+  return join(home, 'debian-contents', `${suite}-${CONTENTS_ARCH}.tsv`);
+}
+
+/** `usr/include/zlib.h   libdevel/zlib1g-dev` → [path, packages] (sections dropped). */
+export function parseContentsLine(line: string): [string, string[]] | null {
+  const match = /^(.*?)\s+(\S+)$/.exec(line);
+  if (!match?.[1] || !match[2]) return null;
+  return [match[1], match[2].split(',').map((p) => p.slice(p.lastIndexOf('/') + 1))];
+}
+
+async function download(url: string, signal?: AbortSignal): Promise<Response> {
+  const timeout = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+  } catch (error) {
+    throw new ContentsError(
+      `cannot download ${url}: ${error instanceof Error ? (error.cause ?? error.message) : error}`,
+    );
+  }
+  if (!response.ok || !response.body)
+    throw new ContentsError(`cannot download ${url}: HTTP ${response.status}`);
+  return response;
+}
+
+/** Checks the InRelease signature with Debian's keyring and returns the signed text. */
+async function verifiedRelease(inRelease: string, workDir: string, signal?: AbortSignal): Promise<string> {
+  const file = join(workDir, 'InRelease');
+  await writeFile(file, inRelease);
+  const result = await runProcess({
+    command: ['gpgv', '--keyring', DEBIAN_KEYRING, '--output', '-', file],
+    timeoutMs: 60_000,
+    signal,
+    captureBytes: 16 * 1024 * 1024,
+  });
+  if (result.exitCode !== 0) {
+    throw new ContentsError(
+      `the InRelease signature does not verify: ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`,
+    );
+  }
+  return result.stdout;
+}
+
+export interface EnsureContentsOptions {
+  home: string;
+  suite: string;
+  mirror: string;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+/**
+ * Downloads the riscv64 Contents index of a suite once (signature and checksum checked), keeps
+ * only the paths resolution uses, and caches it atomically. Returns the cached file.
+ */
+export async function ensureContentsIndex(options: EnsureContentsOptions): Promise<string> {
+  const target = contentsCachePath(options.home, options.suite);
+  if (existsSync(target)) return target;
+  const dir = join(options.home, 'debian-contents');
+  const staging = join(dir, `.download-${randomBytes(4).toString('hex')}`);
+  await mkdir(staging, { recursive: true });
+  try {
+    const base = `${options.mirror.replace(/\/$/, '')}/dists/${options.suite}`;
+    options.log?.(`downloading the ${options.suite} ${CONTENTS_ARCH} Contents index (once)`);
+    const release = await verifiedRelease(
+      await (await download(`${base}/InRelease`, options.signal)).text(),
+      staging,
+      options.signal,
+    );
+    const name = `main/Contents-${CONTENTS_ARCH}.gz`;
+    const sha256 = new RegExp(
+      `^SHA256:[\\s\\S]*?^\\s*([0-9a-f]{64})\\s+(\\d+)\\s+${name.replace(/[.]/g, '\\.')}$`,
+      'm',
+    ).exec(release);
+    if (!sha256?.[1]) throw new ContentsError(`${name} is not listed in the ${options.suite} Release file`);
+    const gz = join(staging, 'Contents.gz');
+    const expected = sha256[1];
+    // by-hash is consistent with the Release file even while a mirror updates; not every mirror has it
+    let verified = false;
+    for (const url of [`${base}/main/by-hash/SHA256/${expected}`, `${base}/${name}`]) {
+      let response: Response;
+      try {
+        response = await download(url, options.signal);
+      } catch (error) {
+        if (url.includes('/by-hash/')) continue;
+        throw error;
+      }
+      await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(gz));
+      const hash = createHash('sha256');
+      await pipeline(createReadStream(gz), hash);
+      verified = hash.digest('hex') === expected;
+      if (verified) break;
+    }
+    // The index only names packages (apt verifies whatever gets installed), so an index that
+    // does not match a stale or half-synced Release file is still used, and the gap recorded.
+    if (!verified)
+      options.log?.(`warning: ${name} does not match the signed Release file; using it unverified`);
+    const meta = {
+      suite: options.suite,
+      name,
+      expectedSha256: expected,
+      verified,
+      downloadedAt: new Date().toISOString(),
+    };
+    await writeFile(join(staging, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+    await rename(join(staging, 'meta.json'), `${target}.json`);
+    const tsv = join(staging, 'contents.tsv');
+    const out = createWriteStream(tsv);
+    const lines = createInterface({
+      input: createReadStream(gz).pipe(createGunzip()),
+      crlfDelay: Number.POSITIVE_INFINITY,
+    });
+    for await (const line of lines) {
+      if (!line.startsWith('usr/')) continue;
+      const parsed = parseContentsLine(line);
+      if (parsed && KEEP.test(parsed[0]) && !out.write(`${parsed[0]}\t${parsed[1].join(',')}\n`))
+        await new Promise<void>((r) => out.once('drain', () => r()));
+    }
+    await new Promise<void>((resolve, reject) =>
+      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+    await rename(tsv, target);
+    return target;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}

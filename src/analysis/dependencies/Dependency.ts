@@ -1,0 +1,67 @@
+export type DependencyKind =
+  | 'pkg-config'
+  | 'header'
+  | 'library'
+  | 'cmake-package'
+  | 'program'
+  | 'go-module'
+  | 'crate'
+  | 'python-package';
+
+/** What a build file asks for, before resolution. */
+export interface RawDependency {
+  kind: DependencyKind;
+  name: string;
+  file: string;
+  line: number;
+  /** False for optional checks (`QUIET`, `required: false`, an action-if-not-found). */
+  required: boolean;
+}
+
+export interface Dependency extends RawDependency {
+  /** The Debian packages (riscv64) that provide it, best first; empty when unresolved. */
+  debianPackages: string[];
+  resolvedBy: 'contents' | 'alias' | null;
+}
+
+export interface BuildFile {
+  path: string;
+  text: string;
+  lines: readonly string[];
+}
+
+/** Reads one family of build files. */
+export interface DependencyExtractor {
+  name: string;
+  /** Which files it reads (matched against the path relative to the source root). */
+  files: RegExp;
+  extract(file: BuildFile): RawDependency[];
+}
+
+/** Every match of a global regex with its 1-based line. */
+export function matchesWithLines(text: string, pattern: RegExp): { match: RegExpExecArray; line: number }[] {
+  const out: { match: RegExpExecArray; line: number }[] = [];
+  const lineStarts: number[] = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const lineOf = (index: number): number => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((lineStarts[mid] ?? 0) <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  for (const match of text.matchAll(pattern)) out.push({ match, line: lineOf(match.index ?? 0) });
+  return out;
+}
+
+/** `glib-2.0 >= 2.50 gio-2.0` → [glib-2.0, gio-2.0]: pkg-config module lists with versions. */
+export function pkgConfigModules(list: string): string[] {
+  return list
+    .replace(/\s*(>=|<=|=|>|<)\s*\S+/g, ' ')
+    .split(/[\s,]+/)
+    .map((m) => m.replace(/^[[\]"']+|[[\]"']+$/g, ''))
+    .filter((m) => /^[A-Za-z0-9][\w.+-]*$/.test(m) && !/^\$/.test(m));
+}

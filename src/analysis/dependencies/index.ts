@@ -1,0 +1,19 @@
+import { autoconfDependencies } from './autoconfDependencies.ts';
+import { cargoDependencies } from './cargoDependencies.ts';
+import { cmakeDependencies } from './cmakeDependencies.ts';
+import type { DependencyExtractor } from './Dependency.ts';
+import { goModDependencies } from './goModDependencies.ts';
+import { mesonDependencies } from './mesonDependencies.ts';
+import { pythonBuildDependencies } from './pythonBuildDependencies.ts';
+
+/** Every build-file reader that extracts dependencies. */
+export const dependencyExtractors: readonly DependencyExtractor[] = [
+  autoconfDependencies,
+  cmakeDependencies,
+  mesonDependencies,
+  pythonBuildDependencies,
+  goModDependencies,
+  cargoDependencies,
+];
+
+export * from './Dependency.ts';

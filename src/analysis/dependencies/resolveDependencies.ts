@@ -1,0 +1,69 @@
+import { DEBIAN_ALIASES } from './aliases.ts';
+import type { ContentsLookup } from './ContentsIndex.ts';
+import type { Dependency, RawDependency } from './Dependency.ts';
+
+const MULTIARCH = 'riscv64-linux-gnu';
+
+/** The files in a riscv64 Debian system that would satisfy a dependency. */
+export function candidatePaths(dep: Pick<RawDependency, 'kind' | 'name'>): string[] {
+  const n = dep.name;
+  switch (dep.kind) {
+    case 'pkg-config':
+      return [
+        `usr/lib/${MULTIARCH}/pkgconfig/${n}.pc`,
+        `usr/share/pkgconfig/${n}.pc`,
+        `usr/lib/pkgconfig/${n}.pc`,
+      ];
+    case 'header':
+      return [`usr/include/${n}`, `usr/include/${MULTIARCH}/${n}`];
+    case 'library':
+      return [`usr/lib/${MULTIARCH}/lib${n}.so`, `usr/lib/${MULTIARCH}/lib${n}.a`];
+    case 'cmake-package': {
+      const lower = n.toLowerCase();
+      return [`usr/lib/${MULTIARCH}/cmake`, 'usr/lib/cmake', 'usr/share/cmake'].flatMap((base) =>
+        [n, lower].flatMap((dir) => [
+          `${base}/${dir}/${n}Config.cmake`,
+          `${base}/${dir}/${lower}-config.cmake`,
+        ]),
+      );
+    }
+    case 'program':
+      return [`usr/bin/${n}`, `usr/sbin/${n}`];
+    default:
+      return [];
+  }
+}
+
+/** Among packages providing the same file, development packages first (that is what builds need). */
+function rank(packages: string[]): string[] {
+  return [...new Set(packages)].sort((a, b) => Number(b.endsWith('-dev')) - Number(a.endsWith('-dev')));
+}
+
+/**
+ * Resolves dependencies to Debian package names: the riscv64 Contents index first (pkg-config
+ * modules, headers, libraries, CMake config files, programs), the alias table last.
+ * Duplicates (same kind and name) are merged: required if any occurrence is.
+ */
+export function resolveDependencies(
+  raw: readonly RawDependency[],
+  contents: ContentsLookup | null,
+): Dependency[] {
+  const merged = new Map<string, RawDependency>();
+  for (const dep of raw) {
+    const key = `${dep.kind}\0${dep.name}`;
+    const seen = merged.get(key);
+    if (!seen) merged.set(key, { ...dep });
+    else seen.required ||= dep.required;
+  }
+  const deps = [...merged.values()];
+  const found = contents ? contents.lookup(deps.flatMap(candidatePaths)) : new Map<string, string[]>();
+  return deps.map((dep) => {
+    for (const path of candidatePaths(dep)) {
+      const packages = found.get(path);
+      if (packages) return { ...dep, debianPackages: rank(packages), resolvedBy: 'contents' as const };
+    }
+    const alias = DEBIAN_ALIASES[dep.kind]?.[dep.name];
+    if (alias) return { ...dep, debianPackages: alias, resolvedBy: 'alias' as const };
+    return { ...dep, debianPackages: [], resolvedBy: null };
+  });
+}

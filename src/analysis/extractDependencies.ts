@@ -1,0 +1,29 @@
+import { type DependencyExtractor, dependencyExtractors, type RawDependency } from './dependencies/index.ts';
+import type { SourceTree } from './SourceTree.ts';
+
+/** Folders whose build files belong to tests, examples or bundled code, not to the package. */
+const SKIP =
+  /(^|\/)(tests?|testsuite|examples?|samples?|docs?|third[_-]?party|vendor|deps|external|fuzz(ing)?|bench(marks?)?|contrib|testdata)\//i;
+
+/**
+ * Dependencies from the build files of the build in `dir` (and its subfolders), in file order.
+ * `dir` is relative to the root ('.' for the root).
+ */
+export function extractDependencies(
+  tree: SourceTree,
+  dir = '.',
+  extractors: readonly DependencyExtractor[] = dependencyExtractors,
+): RawDependency[] {
+  const prefix = dir === '.' || dir === '' ? '' : `${dir}/`;
+  const deps: RawDependency[] = [];
+  for (const path of tree.files) {
+    if (!path.startsWith(prefix) || SKIP.test(path.slice(prefix.length))) continue;
+    const matching = extractors.filter((e) => e.files.test(path));
+    if (matching.length === 0) continue;
+    const text = tree.read(path);
+    if (text === null) continue;
+    const file = { path, text, lines: text.split('\n') };
+    for (const extractor of matching) deps.push(...extractor.extract(file));
+  }
+  return deps;
+}
