@@ -52,7 +52,7 @@ const RULES: readonly CategoryRule[] = [
   {
     category: 'CONFIGURATION',
     pattern:
-      /configure: error:|cmake error|meson\.build:\d+:\d+: error|invalid configuration `|cannot guess build type|machine `[^']+' not recognized|autoreconf: .*failed|error: possibly undefined macro|no targets specified and no makefile found|\.\/configure: (not found|no such file)|permission denied.*\.\/(configure|autogen\.sh|bootstrap|waf)/i,
+      /configure: error:|cmake error|meson\.build:\d+:\d+: error|invalid configuration `|cannot guess build type|machine `[^']+' not recognized|autoreconf: .*failed|error: possibly undefined macro|no targets specified and no makefile found|\.\/configure: (not found|no such file)|\.\/(configure|autogen\.sh|bootstrap|waf)\b.*permission denied/i,
   },
   {
     category: 'COMPILATION',
