@@ -114,6 +114,9 @@ function checkWords(words: ShellWord[], context: Context, depth: number): Comman
       rest = skipWrapperOptions(name, args);
       continue;
     }
+    if ((name === 'cd' || name === 'pushd') && args.some((a) => NATIVE.test(normalisedPathWord(a.text)))) {
+      return refuse(`${name} into /native would let the next command write there`);
+    }
     const touched = touchedHostPath(name, rest);
     if (touched) return touched;
 
@@ -238,7 +241,8 @@ function checkShellInvocation(
 ): CommandVerdict {
   const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a.text));
   if (c === -1) return ALLOWED; // `sh script.sh`: the script is sandbox content like any other.
-  const script = args[c + 1];
+  // The command string is the first operand after the options (`bash -c -- 'cmd'`, `sh -ec 'cmd'`).
+  const script = args.slice(c + 1).find((a) => a.text !== '--' && !/^[-+][a-zA-Z]+$/.test(a.text));
   if (!script) return refuse(`${name} -c without a command`);
   if (script.dynamic) return refuse(`${name} -c runs a command built from an expansion`);
   const verdict = checkSource(script.text, context, depth + 1);
