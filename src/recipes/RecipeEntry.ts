@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+export const RECIPE_ENTRY_VERSION = 1;
+
+const artifactSchema = z.object({
+  path: z.string(),
+  machine: z.string(),
+  bits: z.number().nullable().optional(),
+  abi: z.string().nullable().optional(),
+  type: z.string().nullable().optional(),
+  role: z.string().optional(),
+});
+
+/** One verified (or not) port of one package in one sandbox image: enough to build it again. */
+export const recipeEntrySchema = z.object({
+  formatVersion: z.literal(RECIPE_ENTRY_VERSION),
+  package: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.+_-]*$/),
+  /** The sandbox image the recipe was proven in. */
+  imageId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/),
+  source: z.object({ spec: z.string(), url: z.string().optional(), commit: z.string().optional() }),
+  buildSystem: z.string(),
+  plan: z.object({
+    dir: z.string(),
+    packages: z.array(z.string()),
+    phases: z.array(
+      z.object({ name: z.string(), commands: z.array(z.string()), optional: z.boolean().optional() }),
+    ),
+  }),
+  dependencies: z.array(z.string()),
+  patches: z.array(z.object({ name: z.string(), diff: z.string() })),
+  artifacts: z.array(artifactSchema),
+  verification: z.object({ verdict: z.enum(['verified', 'not_verified']), reason: z.string() }),
+  durations: z.record(z.string(), z.number()),
+  /** The recipe as Markdown (recipe.md). */
+  recipe: z.string(),
+  createdAt: z.string(),
+  rvportVersion: z.string(),
+});
+
+export type RecipeEntry = z.infer<typeof recipeEntrySchema>;
