@@ -173,10 +173,12 @@ describe('Anthropic provider against the fake server', () => {
       },
       { text: 'recipe text', usage: { input: 20, output: 10 } },
     );
-    const { llm, clock } = client();
+    // SDK retries on: the rate limit must still go to the seed policy, not to the SDK's backoff.
+    const { llm, clock } = client({ maxRetries: 2 });
     const result = await llm.complete({ role: 'summarizer', messages: [{ role: 'user', content: 'x' }] });
     expect(result).toMatchObject({ outcome: 'ok', text: 'recipe text', exchanges: 2 });
     expect(clock.sleeps).toEqual([12_000]);
+    expect(server.requests).toHaveLength(2);
     expect((await readLlmCallLog(logPath)).map((l) => l.outcome)).toEqual(['rate_limited', 'ok']);
   });
 

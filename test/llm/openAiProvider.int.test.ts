@@ -176,6 +176,22 @@ describe('OpenAI provider against the fake server', () => {
     expect(lines[0]?.costUsd).toBe(0);
   });
 
+  it('leaves rate limits to the seed policy even when the SDK may retry', async () => {
+    server.enqueue(
+      { status: 429, message: 'Rate limit reached', headers: { 'retry-after': '2' } },
+      { status: 502, message: 'bad gateway', headers: { 'retry-after-ms': '1' } },
+      { text: 'done', usage: { input: 1, output: 1 } },
+    );
+    const { llm, clock } = client({ maxRetries: 2 });
+    const result = await llm.complete({ role: 'planner', messages: [{ role: 'user', content: 'x' }] });
+    expect(result.outcome).toBe('ok');
+    // The 429 was not retried by the SDK: the policy waited its retry-after; the 502 was the SDK's.
+    expect(clock.sleeps).toEqual([2_000]);
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests.map((r) => r.headers['x-stainless-retry-count'])).toEqual(['0', '0', '1']);
+    expect((await readLlmCallLog(logPath)).map((line) => line.outcome)).toEqual(['rate_limited', 'ok']);
+  });
+
   it('stops after three rate-limited runs with the seed schedule when no retry-after is sent', async () => {
     server.enqueue(
       { status: 429, message: 'You exceeded your current quota' },

@@ -6,6 +6,7 @@ import {
   type ProviderOptions,
   type ProviderRequest,
 } from './LlmProvider.ts';
+import { leaveRateLimitsToPolicy } from './leaveRateLimitsToPolicy.ts';
 
 /**
  * Anthropic Messages API. Structured answers use the API's own structured output
@@ -22,6 +23,7 @@ export function createAnthropicProvider(options: ProviderOptions): LlmProvider {
     // itself, behind the back of the injected environment.
     baseURL: options.provider.baseUrl ?? null,
     maxRetries: options.maxRetries,
+    fetch: leaveRateLimitsToPolicy(),
     timeout: options.timeoutMs,
   });
   const native = options.anthropicStructuredOutput === 'native';

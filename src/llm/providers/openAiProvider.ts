@@ -6,6 +6,7 @@ import {
   type ProviderOptions,
   type ProviderRequest,
 } from './LlmProvider.ts';
+import { leaveRateLimitsToPolicy } from './leaveRateLimitsToPolicy.ts';
 
 /**
  * OpenAI chat completions, and every server that speaks them (OpenRouter, Gemini's compatible
@@ -19,6 +20,7 @@ export function createOpenAiProvider(options: ProviderOptions): LlmProvider {
     apiKey: options.provider.apiKey ?? 'no-key',
     baseURL: options.provider.baseUrl ?? null,
     maxRetries: options.maxRetries,
+    fetch: leaveRateLimitsToPolicy(),
     timeout: options.timeoutMs,
   });
 
