@@ -122,9 +122,14 @@ export interface EnsureContentsOptions {
   log?: (line: string) => void;
 }
 
+/** Architecture-specific files are in Contents-riscv64; arch:all packages (headers-only libraries,
+ * systemd.pc, eigen3) only in Contents-all. */
+export const CONTENTS_PARTS = [CONTENTS_ARCH, 'all'] as const;
+
 /**
- * Downloads the riscv64 Contents index of a suite once (signature and checksum checked), keeps
- * only the paths resolution uses, and caches it atomically. Returns the cached file.
+ * Downloads the riscv64 and arch:all Contents indexes of a suite once (Release signature and
+ * checksums checked), keeps only the paths resolution uses, and caches them in one file,
+ * atomically. Returns the cached file.
  */
 export async function ensureContentsIndex(options: EnsureContentsOptions): Promise<string> {
   const target = contentsCachePath(options.home, options.suite);
@@ -134,67 +139,75 @@ export async function ensureContentsIndex(options: EnsureContentsOptions): Promi
   await mkdir(staging, { recursive: true });
   try {
     const base = `${options.mirror.replace(/\/$/, '')}/dists/${options.suite}`;
-    options.log?.(`downloading the ${options.suite} ${CONTENTS_ARCH} Contents index (once)`);
+    options.log?.(`downloading the ${options.suite} ${CONTENTS_ARCH} Contents index (once per suite)`);
     const release = await verifiedRelease(
       await (await download(`${base}/InRelease`, options.signal)).text(),
       staging,
       options.signal,
     );
-    const name = `main/Contents-${CONTENTS_ARCH}.gz`;
-    const sha256 = new RegExp(
-      `^SHA256:[\\s\\S]*?^\\s*([0-9a-f]{64})\\s+(\\d+)\\s+${name.replace(/[.]/g, '\\.')}$`,
-      'm',
-    ).exec(release);
-    if (!sha256?.[1]) throw new ContentsError(`${name} is not listed in the ${options.suite} Release file`);
-    const gz = join(staging, 'Contents.gz');
-    const expected = sha256[1];
-    // by-hash is consistent with the Release file even while a mirror updates; not every mirror has it
-    let verified = false;
-    for (const url of [`${base}/main/by-hash/SHA256/${expected}`, `${base}/${name}`]) {
-      let response: Response;
-      try {
-        response = await download(url, options.signal);
-      } catch (error) {
-        if (url.includes('/by-hash/')) continue;
-        throw error;
-      }
-      await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(gz));
-      const hash = createHash('sha256');
-      await pipeline(createReadStream(gz), hash);
-      verified = hash.digest('hex') === expected;
-      if (verified) break;
-    }
-    // The index only names packages (apt verifies whatever gets installed), so an index that
-    // does not match a stale or half-synced Release file is still used, and the gap recorded.
-    if (!verified)
-      options.log?.(`warning: ${name} does not match the signed Release file; using it unverified`);
-    const meta = {
-      suite: options.suite,
-      name,
-      expectedSha256: expected,
-      verified,
-      downloadedAt: new Date().toISOString(),
-    };
-    await writeFile(join(staging, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
-    await rename(join(staging, 'meta.json'), `${target}.json`);
     const tsv = join(staging, 'contents.tsv');
     const out = createWriteStream(tsv);
-    const lines = createInterface({
-      input: createReadStream(gz).pipe(createGunzip()),
-      crlfDelay: Number.POSITIVE_INFINITY,
-    });
-    for await (const line of lines) {
-      if (!line.startsWith('usr/')) continue;
-      const parsed = parseContentsLine(line);
-      if (parsed && KEEP.test(parsed[0]) && !out.write(`${parsed[0]}\t${parsed[1].join(',')}\n`))
-        await new Promise<void>((r) => out.once('drain', () => r()));
+    const parts: Record<string, unknown>[] = [];
+    for (const part of CONTENTS_PARTS) {
+      const gz = join(staging, `Contents-${part}.gz`);
+      parts.push(await downloadPart(base, `main/Contents-${part}.gz`, release, gz, options));
+      const lines = createInterface({
+        input: createReadStream(gz).pipe(createGunzip()),
+        crlfDelay: Number.POSITIVE_INFINITY,
+      });
+      for await (const line of lines) {
+        if (!line.startsWith('usr/')) continue;
+        const parsed = parseContentsLine(line);
+        if (parsed && KEEP.test(parsed[0]) && !out.write(`${parsed[0]}\t${parsed[1].join(',')}\n`))
+          await new Promise<void>((r) => out.once('drain', () => r()));
+      }
+      await rm(gz, { force: true });
     }
     await new Promise<void>((resolve, reject) =>
       out.end((error?: Error | null) => (error ? reject(error) : resolve())),
     );
+    const meta = { suite: options.suite, parts, downloadedAt: new Date().toISOString() };
+    await writeFile(join(staging, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+    await rename(join(staging, 'meta.json'), `${target}.json`);
     await rename(tsv, target);
     return target;
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+async function downloadPart(
+  base: string,
+  name: string,
+  release: string,
+  file: string,
+  options: EnsureContentsOptions,
+): Promise<Record<string, unknown>> {
+  const listed = new RegExp(
+    `^SHA256:[\\s\\S]*?^\\s*([0-9a-f]{64})\\s+(\\d+)\\s+${name.replace(/[.]/g, '\\.')}$`,
+    'm',
+  ).exec(release);
+  if (!listed?.[1]) throw new ContentsError(`${name} is not listed in the ${options.suite} Release file`);
+  const expected = listed[1];
+  // by-hash is consistent with the Release file even while a mirror updates; not every mirror has it
+  let verified = false;
+  for (const url of [`${base}/main/by-hash/SHA256/${expected}`, `${base}/${name}`]) {
+    let response: Response;
+    try {
+      response = await download(url, options.signal);
+    } catch (error) {
+      if (url.includes('/by-hash/')) continue;
+      throw error;
+    }
+    await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(file));
+    const hash = createHash('sha256');
+    await pipeline(createReadStream(file), hash);
+    verified = hash.digest('hex') === expected;
+    if (verified) break;
+  }
+  // The index only names packages (apt verifies whatever gets installed), so an index that does
+  // not match a stale or half-synced Release file is still used, and the gap recorded.
+  if (!verified)
+    options.log?.(`warning: ${name} does not match the signed Release file; using it unverified`);
+  return { name, expectedSha256: expected, verified };
 }

@@ -40,10 +40,14 @@ export const pythonBuildDependencies: DependencyExtractor = {
     }
     for (const { match, line } of matchesWithLines(
       file.text,
-      /pkg-config\s+(?:--\S+\s+)*([\w.+-]+(?:\s+[\w.+-]+)*)/g,
+      /pkg-config(?:[ \t]+--[\w-]+)+[ \t]+([\w.+-]+(?:[ \t]+[\w.+-]+)*)/g,
     )) {
       for (const m of pkgConfigModules(match[1] ?? ''))
         if (!m.startsWith('-')) push('pkg-config', m, line, true);
+    }
+    // SCons builds often ask a library's own *-config script (apr-1-config, apu-1-config)
+    for (const { match, line } of matchesWithLines(file.text, /['"]([a-z][\w.-]*-config)['"]/g)) {
+      if (match[1] !== 'pkg-config') push('program', match[1] ?? '', line, true);
     }
     return deps;
   },

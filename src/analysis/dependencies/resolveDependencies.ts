@@ -16,8 +16,10 @@ export function candidatePaths(dep: Pick<RawDependency, 'kind' | 'name'>): strin
       ];
     case 'header':
       return [`usr/include/${n}`, `usr/include/${MULTIARCH}/${n}`];
-    case 'library':
-      return [`usr/lib/${MULTIARCH}/lib${n}.so`, `usr/lib/${MULTIARCH}/lib${n}.a`];
+    case 'library': {
+      const base = n.startsWith('lib') ? n.slice(3) : n;
+      return [`usr/lib/${MULTIARCH}/lib${base}.so`, `usr/lib/${MULTIARCH}/lib${base}.a`];
+    }
     case 'cmake-package': {
       const lower = n.toLowerCase();
       return [`usr/lib/${MULTIARCH}/cmake`, 'usr/lib/cmake', 'usr/share/cmake'].flatMap((base) =>
@@ -34,9 +36,15 @@ export function candidatePaths(dep: Pick<RawDependency, 'kind' | 'name'>): strin
   }
 }
 
-/** Among packages providing the same file, development packages first (that is what builds need). */
-function rank(packages: string[]): string[] {
-  return [...new Set(packages)].sort((a, b) => Number(b.endsWith('-dev')) - Number(a.endsWith('-dev')));
+/**
+ * Among packages providing the same file: development packages first (that is what builds
+ * need), then the one named after the dependency (`libreadline-dev` before `libeditreadline-dev`).
+ */
+function rank(packages: string[], name: string): string[] {
+  const named = (p: string) => Number(p.startsWith(`lib${name}`) || p.startsWith(name));
+  return [...new Set(packages)].sort(
+    (a, b) => Number(b.endsWith('-dev')) - Number(a.endsWith('-dev')) || named(b) - named(a),
+  );
 }
 
 /**
@@ -60,7 +68,12 @@ export function resolveDependencies(
   return deps.map((dep) => {
     for (const path of candidatePaths(dep)) {
       const packages = found.get(path);
-      if (packages) return { ...dep, debianPackages: rank(packages), resolvedBy: 'contents' as const };
+      if (packages)
+        return {
+          ...dep,
+          debianPackages: rank(packages, dep.name.replace(/^lib/, '')),
+          resolvedBy: 'contents' as const,
+        };
     }
     const alias = DEBIAN_ALIASES[dep.kind]?.[dep.name];
     if (alias) return { ...dep, debianPackages: alias, resolvedBy: 'alias' as const };
