@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from './CliContext.ts';
 import { registerAnalyzeCommand } from './commands/analyze.ts';
+import { registerCacheCommand } from './commands/cache.ts';
 import { registerSandboxCommand } from './commands/sandbox.ts';
 import { registerVerifyCommand } from './commands/verify.ts';
 import { registerWorkflowCommand } from './commands/workflow.ts';
@@ -11,4 +12,5 @@ export const commandRegistrations: ReadonlyArray<(program: Command, ctx: CliCont
   registerVerifyCommand,
   registerAnalyzeCommand,
   registerSandboxCommand,
+  registerCacheCommand,
 ];
