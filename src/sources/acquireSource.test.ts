@@ -91,9 +91,12 @@ describe('acquireSource', () => {
 
   it('refuses an empty directory', async () => {
     mkdirSync(join(root, 'empty'));
-    await expect(
-      acquireSource(parseSource(join(root, 'empty')), { workDir: join(root, 'work-empty') }),
-    ).rejects.toThrow(/empty directory/);
+    expect(() => parseSource(join(root, 'empty'))).toThrow(/empty directory/);
+    const spec = { kind: 'directory' as const, raw: 'empty', path: join(root, 'empty'), name: 'empty' };
+    await expect(acquireSource(spec, { workDir: join(root, 'work-empty') })).rejects.toThrow(
+      /empty directory/,
+    );
+    expect(readdirSync(join(root, 'work-empty'))).toEqual([]);
   });
 });
 

@@ -6,6 +6,8 @@ import { nameFromTarball, parseSource } from './parseSource.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rvport-parse-'));
 mkdirSync(join(dir, 'my-project'));
+writeFileSync(join(dir, 'my-project', 'Makefile'), 'all:\n');
+mkdirSync(join(dir, 'empty'));
 writeFileSync(join(dir, 'zlib-1.3.1.tar.gz'), '');
 writeFileSync(join(dir, 'notes.txt'), '');
 
@@ -50,6 +52,7 @@ describe('parseSource', () => {
     ['--upload-pack=evil', /may not start with/],
     ['', /empty SOURCE/],
     ['notes.txt', /neither a directory nor a source tarball/],
+    ['empty', /empty directory/],
   ])('refuses %s', (raw, message) => {
     expect(() => parseSource(raw, dir)).toThrow(message);
   });

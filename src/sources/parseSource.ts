@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SourceError } from './SourceError.ts';
@@ -93,7 +93,10 @@ function parseUrl(source: string, raw: string): SourceSpec {
 function parseLocalPath(path: string, raw: string): SourceSpec {
   if (!existsSync(path)) throw new SourceError(`no such file or directory: ${path}`);
   const stat = statSync(path);
-  if (stat.isDirectory()) return { kind: 'directory', raw, path, name: sanitizeName(basename(path)) };
+  if (stat.isDirectory()) {
+    if (readdirSync(path).length === 0) throw new SourceError(`${path} is an empty directory`);
+    return { kind: 'directory', raw, path, name: sanitizeName(basename(path)) };
+  }
   if (stat.isFile() && TARBALL_SUFFIX.test(path))
     return { kind: 'tarball', raw, path, name: nameFromTarball(path) };
   throw new SourceError(`${path} is neither a directory nor a source tarball (.tar, .tar.gz, .tar.xz, …)`);
