@@ -1,0 +1,55 @@
+import type { BuildPlan, PortState } from '../port/PortState.ts';
+import type { Sandbox } from '../sandbox/Sandbox.ts';
+
+/** A failed command of the build, as the heuristics see it. */
+export interface FailedStep {
+  phase: string;
+  command: string;
+  /** stdout and stderr of the command (their tails). */
+  output: string;
+  exitCode: number;
+  timedOut: boolean;
+}
+
+/** What a heuristic may look at and use. */
+export interface HeuristicContext {
+  failure: FailedStep;
+  plan: BuildPlan;
+  state: Readonly<PortState>;
+  sandbox: Sandbox;
+  /** The source root inside the sandbox. */
+  srcDir: string;
+  /** The Debian package that provides a header, pkg-config module, library or command; null if none. */
+  findPackage(kind: 'header' | 'pkgconfig' | 'library' | 'command', name: string): Promise<string | null>;
+  signal?: AbortSignal;
+  log(line: string): void;
+}
+
+export interface HeuristicMatch {
+  /** What this firing is about (a package, a file, a flag): each key fires once per port. */
+  key: string;
+  /** Why it matched, for the report. */
+  reason: string;
+}
+
+export interface HeuristicOutcome {
+  /** True when the heuristic did what it meant to (the failed phase is then run again). */
+  applied: boolean;
+  /** What it did, for the report and the recipe. */
+  description: string;
+  /** Commands it ran in the sandbox (they become part of the recipe when the build then succeeds). */
+  commands: string[];
+  /** A changed plan (other commands, another folder, extra flags); absent when the plan stays. */
+  plan?: BuildPlan;
+}
+
+/**
+ * One deterministic repair: a trigger on the failure (error text or state) and an action. The
+ * runner calls `match` on every failure and `apply` once per key, before the fixer sees it.
+ */
+export interface RecoveryHeuristic {
+  readonly name: string;
+  readonly description: string;
+  match(ctx: HeuristicContext): HeuristicMatch | null | Promise<HeuristicMatch | null>;
+  apply(ctx: HeuristicContext, match: HeuristicMatch): Promise<HeuristicOutcome>;
+}
