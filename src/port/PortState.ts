@@ -87,6 +87,31 @@ export interface ArchitectureFinding {
   suggestion?: string;
 }
 
+/** A command the port ran in the sandbox, in order; the recipe is made from the ones that worked. */
+export interface ExecutedCommand {
+  phase: string;
+  command: string;
+  exitCode: number;
+  durationMs: number;
+  attempt: number;
+  origin: 'plan' | 'heuristic' | 'fix';
+}
+
+/** A build output with its ELF facts and what it is for. */
+export interface ArtifactRecord {
+  path: string;
+  machine: string | null;
+  bits: number | null;
+  endian: string | null;
+  type: string;
+  abi: string | null;
+  interpreter: string | null;
+  linkage: string | null;
+  role: 'program' | 'shared-library' | 'static-library' | 'object' | 'test' | 'other';
+  /** Lower is more important; 0 is the main artifact. */
+  rank: number;
+}
+
 export interface AuditEvent {
   at: string;
   node: string;
@@ -117,8 +142,10 @@ export interface PortState {
   /** How often each heuristic key has fired (each is limited to once per key). */
   heuristicsUsed: Record<string, number>;
   findings: ArchitectureFinding[];
-  patches: string[];
-  artifacts: unknown[];
+  /** Source changes as git diffs, named as the patch files in patches/. */
+  patches: { name: string; diff: string }[];
+  executed: ExecutedCommand[];
+  artifacts: ArtifactRecord[];
   verification: { verdict: 'verified' | 'not_verified'; reason: string } | null;
   tests: { ran: boolean; passed: number; failed: number; exitCode: number | null; summary: string } | null;
   llm: { calls: number; inputTokens: number; outputTokens: number; costUsd: number };
@@ -144,6 +171,7 @@ export function createPortState(source: SourceInfo, options: PortOptions): PortS
     heuristicsUsed: {},
     findings: [],
     patches: [],
+    executed: [],
     artifacts: [],
     verification: null,
     tests: null,

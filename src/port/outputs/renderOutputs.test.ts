@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { ExecutedCommand } from '../PortState.ts';
+import { anError, portState } from '../testing/portStateFixture.ts';
+import { renderEscalation } from './renderEscalation.ts';
+import { renderRecipe, successfulSteps } from './renderRecipe.ts';
+import { renderReport } from './renderReport.ts';
+
+const cmd = (
+  phase: string,
+  command: string,
+  attempt: number,
+  exitCode = 0,
+  origin: ExecutedCommand['origin'] = 'plan',
+) => ({
+  phase,
+  command,
+  attempt,
+  exitCode,
+  durationMs: 10,
+  origin,
+});
+
+describe('successfulSteps', () => {
+  it('keeps the repairs and the plan commands of the last attempt that succeeded', () => {
+    const steps = successfulSteps([
+      cmd('configure', './configure', 1),
+      cmd('build', 'make -j2', 1, 2),
+      cmd('prepare', 'cp /usr/share/misc/config.guess .', 1, 0, 'heuristic'),
+      cmd('configure', './configure', 2),
+      cmd('build', 'make -j2', 2),
+    ]);
+    expect(steps.map((s) => s.command)).toEqual([
+      'cp /usr/share/misc/config.guess .',
+      './configure',
+      'make -j2',
+    ]);
+  });
+});
+
+describe('renderRecipe', () => {
+  it('writes prerequisites, phases in order, patches and verification', () => {
+    const state = portState({
+      plan: {
+        buildSystem: 'autotools',
+        dir: '.',
+        phases: [],
+        packages: ['libogg-dev'],
+        expectedArtifacts: [],
+        origin: 'default',
+      },
+      executed: [cmd('build', 'make', 1), cmd('configure', './configure', 1)],
+      patches: [{ name: '0001-fix.patch', diff: 'diff --git a/x b/x' }],
+      verification: { verdict: 'verified', reason: '2 riscv64 objects' },
+      artifacts: [
+        {
+          path: 'src/hello',
+          machine: 'riscv64',
+          bits: 64,
+          endian: 'little',
+          type: 'shared',
+          abi: 'lp64d',
+          interpreter: '/lib/ld.so',
+          linkage: 'dynamic',
+          role: 'program',
+          rank: 0,
+        },
+      ],
+    });
+    const text = renderRecipe(state, { imageId: 'img-1', suite: 'trixie' });
+    expect(text).toMatch(/^# zlib for riscv64 Linux\n\nVerified/);
+    expect(text).toContain('apt-get install build-essential libogg-dev');
+    expect(text.indexOf('### configure')).toBeLessThan(text.indexOf('### build'));
+    expect(text).toContain('patches/0001-fix.patch');
+    expect(text).toContain('| src/hello | program | riscv64 | 64 | lp64d | dynamic |');
+  });
+});
+
+describe('renderEscalation and renderReport', () => {
+  it('name the reason, the last error and a recommendation', () => {
+    const state = portState({
+      buildStatus: 'ESCALATED',
+      attemptCount: 1,
+      escalationReason: 'a fundamental blocker (ARCHITECTURE_IMPOSSIBLE)',
+      errors: [
+        anError('ARCHITECTURE_IMPOSSIBLE', 'lj_arch.h:62: #error "No support for this architecture (yet)"'),
+      ],
+    });
+    const escalation = renderEscalation(state);
+    expect(escalation).toContain('## Why\n\na fundamental blocker (ARCHITECTURE_IMPOSSIBLE)');
+    expect(escalation).toContain('No support for this architecture');
+    expect(escalation).toMatch(/no riscv64 support/);
+    const report = renderReport(state);
+    expect(report).toContain('| status | ESCALATED |');
+    expect(report).toContain('ARCHITECTURE_IMPOSSIBLE');
+  });
+});

@@ -1,0 +1,118 @@
+import type { PortState } from '../PortState.ts';
+import { codeBlock, seconds, table } from './markdown.ts';
+
+/** report.md: what happened in a port, for a person reviewing it. */
+export function renderReport(state: PortState): string {
+  const out: string[] = [];
+  const verdict = state.verification?.verdict ?? 'not_verified';
+  out.push(`# Port report: ${state.source.name}`);
+  out.push('');
+  out.push('## Summary');
+  out.push('');
+  out.push(
+    table(
+      ['', ''],
+      [
+        ['source', state.source.spec],
+        ['commit', state.source.commit ?? '-'],
+        [
+          'build system',
+          state.plan ? `${state.plan.buildSystem} in ${state.plan.dir} (${state.plan.origin} plan)` : '-',
+        ],
+        ['status', state.buildStatus],
+        ['verification', `${verdict}${state.verification ? `: ${state.verification.reason}` : ''}`],
+        ['attempts', `${state.attemptCount} of ${state.options.maxAttempts}`],
+        ['sandbox mode', state.options.mode],
+        ['time', seconds(state.timings.total)],
+        [
+          'LLM',
+          `${state.llm.calls} calls, ${state.llm.inputTokens + state.llm.outputTokens} tokens, $${state.llm.costUsd.toFixed(4)}`,
+        ],
+      ],
+    ),
+  );
+  if (state.escalationReason) {
+    out.push('');
+    out.push(`Escalated: ${state.escalationReason}`);
+  }
+  if (state.errors.length) {
+    out.push('');
+    out.push('## Errors');
+    out.push('');
+    out.push(
+      table(
+        ['#', 'node', 'phase', 'category', 'severity', 'message'],
+        state.errors.map((e, i) => [
+          i + 1,
+          e.node,
+          e.phase,
+          e.category,
+          e.severity,
+          e.message.split('\n').filter(Boolean).at(-1)?.slice(0, 160),
+        ]),
+      ),
+    );
+  }
+  if (state.fixAttempts.length) {
+    out.push('');
+    out.push('## Fixes tried');
+    out.push('');
+    out.push(
+      table(
+        ['attempt', 'source', 'name', 'what', 'outcome'],
+        state.fixAttempts.map((f) => [f.attempt, f.source, f.name, f.description, f.outcome]),
+      ),
+    );
+  }
+  if (state.findings.length) {
+    out.push('');
+    out.push('## Architecture findings');
+    out.push('');
+    out.push(
+      table(
+        ['severity', 'kind', 'where', 'snippet'],
+        state.findings
+          .slice(0, 30)
+          .map((f) => [f.severity, f.kind, `${f.file}:${f.line}`, f.snippet.trim().slice(0, 100)]),
+      ),
+    );
+    if (state.findings.length > 30)
+      out.push(`\n… and ${state.findings.length - 30} more (state.json has all).`);
+  }
+  out.push('');
+  out.push('## Artifacts');
+  out.push('');
+  out.push(
+    state.artifacts.length
+      ? table(
+          ['artifact', 'role', 'machine', 'bits', 'type', 'ABI', 'interpreter'],
+          state.artifacts
+            .slice(0, 40)
+            .map((a) => [a.path, a.role, a.machine, a.bits, a.type, a.abi, a.interpreter]),
+        )
+      : 'none found',
+  );
+  out.push('');
+  out.push('## Tests');
+  out.push('');
+  out.push(
+    state.tests
+      ? state.tests.ran
+        ? `${state.tests.passed} passed, ${state.tests.failed} failed (exit ${state.tests.exitCode})\n\n${codeBlock(state.tests.summary)}`
+        : `not run: ${state.tests.summary}`
+      : 'not run',
+  );
+  const phases = Object.entries(state.timings).filter(([k]) => k !== 'total');
+  if (phases.length) {
+    out.push('');
+    out.push('## Time');
+    out.push('');
+    out.push(
+      table(
+        ['step', 'time'],
+        phases.map(([k, v]) => [k, seconds(v)]),
+      ),
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
