@@ -2,7 +2,7 @@ import { codeOf, type Finding, type HazardRule, snippetOf } from './HazardRule.t
 
 /** `char c`, `char c = …`, `char a, b;` — plain char, not signed/unsigned, not a pointer/array. */
 const DECLARATION =
-  /(?<!\b(?:unsigned|signed)\s+)\bchar\s+(?!\*)([A-Za-z_]\w*(?:\s*=\s*[^,;]+)?(?:\s*,\s*[A-Za-z_]\w*(?:\s*=\s*[^,;]+)?)*)\s*;/;
+  /(?<!\b(?:unsigned|signed)\s+)\bchar\s+(?!\*)([A-Za-z_]\w*)\s*(?:=|;|,(\s*[A-Za-z_]\w*\s*(?:,\s*[A-Za-z_]\w*\s*)*;)?)/;
 const INT_SOURCES =
   '(getc|fgetc|getchar|getc_unlocked|fgetc_unlocked|getchar_unlocked|getopt|getopt_long|getopt_long_only|getch|wgetch)';
 
@@ -19,8 +19,10 @@ export const charSignedness: HazardRule = {
     for (const line of file.lines) {
       const decl = DECLARATION.exec(codeOf(line));
       if (!decl?.[1]) continue;
-      for (const part of decl[1].split(',')) {
-        const name = /^\s*([A-Za-z_]\w*)/.exec(part)?.[1];
+      names.add(decl[1]);
+      // `char a, b, c;`
+      for (const more of (decl[2] ?? '').split(',')) {
+        const name = /^\s*([A-Za-z_]\w*)/.exec(more)?.[1];
         if (name) names.add(name);
       }
     }
