@@ -87,7 +87,9 @@ export function evaluateHost(facts: HostFacts): HostCheck[] {
     ok: facts.namespaces,
     detail: facts.namespaces
       ? 'mount, PID and network namespaces work'
-      : 'cannot create mount, PID and network namespaces (unshare failed)',
+      : facts.isRoot
+        ? 'cannot create mount, PID and network namespaces (unshare failed)'
+        : 'mount, PID and network namespaces not checked (needs root)',
   });
   return checks;
 }
