@@ -36,6 +36,16 @@ export function candidatePaths(dep: Pick<RawDependency, 'kind' | 'name'>): strin
   }
 }
 
+/** The word a package providing the dependency is usually named after. */
+function stemOf(dep: RawDependency): string {
+  const first = dep.name.split('/')[0] ?? dep.name;
+  return first
+    .replace(/\.(h|hpp|hh)$/, '')
+    .replace(/^lib/, '')
+    .replace(/-?[\d.]+$/, '')
+    .toLowerCase();
+}
+
 /**
  * Among packages providing the same file: development packages first (that is what builds
  * need), then the one named after the dependency (`libreadline-dev` before `libeditreadline-dev`).
@@ -71,7 +81,7 @@ export function resolveDependencies(
       if (packages)
         return {
           ...dep,
-          debianPackages: rank(packages, dep.name.replace(/^lib/, '')),
+          debianPackages: rank(packages, stemOf(dep)),
           resolvedBy: 'contents' as const,
         };
     }

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { goModDependencies } from './goModDependencies.ts';
+
+describe('go.mod dependencies', () => {
+  it('reads single and block requires', () => {
+    const text =
+      'module x\n\nrequire github.com/a/b v1.2.3\nrequire (\n\tgolang.org/x/sys v0.1.0 // indirect\n)\n';
+    expect(
+      goModDependencies
+        .extract({ path: 'go.mod', text, lines: text.split('\n') })
+        .map((d) => [d.name, d.line]),
+    ).toEqual([
+      ['github.com/a/b', 3],
+      ['golang.org/x/sys', 5],
+    ]);
+  });
+});
