@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { outdatedConfigGuess } from './outdatedConfigGuess.ts';
 import { scanWith } from './scanWith.testing.ts';
 
-const old = 'timestamp=\'2014-03-23\'\ncase "${UNAME_MACHINE}:${UNAME_SYSTEM}" in\n    aarch64:Linux:*:*)\n';
+const old = 'timestamp=\'2014-03-23\'\ncase "$UNAME_MACHINE:$UNAME_SYSTEM" in\n    aarch64:Linux:*:*)\n';
 const current = "timestamp='2018-01-01'\n    riscv32:Linux:*:* | riscv64:Linux:*:*)\n";
 
 describe('config-guess', () => {
