@@ -41,3 +41,17 @@ describe('readArArchive', () => {
     expect(readArArchive(new Uint8Array(3)).error).toMatch(/magic/);
   });
 });
+
+describe('readArArchive on thin archives', () => {
+  it('lists members that are only paths', () => {
+    const header = (name: string, size: number) =>
+      `${name.padEnd(16)}${'0'.padEnd(12)}${'0'.padEnd(6)}${'0'.padEnd(6)}${'644'.padEnd(8)}${String(size).padEnd(10)}\`\n`;
+    const bytes = new TextEncoder().encode(`!<thin>\n${header('lib.o/', 1234)}${header('other.o/', 99)}`);
+    const archive = readArArchive(bytes);
+    expect(archive).toMatchObject({ thin: true, error: null });
+    expect(archive.members.map((m) => [m.name, m.data.length])).toEqual([
+      ['lib.o', 0],
+      ['other.o', 0],
+    ]);
+  });
+});

@@ -122,4 +122,24 @@ describe('rvport analyze --json', () => {
     expect(a.source.dir).toBe(join(sandbox, 'rvport-home', 'sources', 'demo'));
     expect(writtenOutsideWork(sandbox).filter((p) => !p.startsWith('./inputs'))).toEqual([]);
   });
+
+  it('analyses a local repository in place, with its commit', { timeout: 120_000 }, async () => {
+    const sandbox = mkdtempSync(join(tmpdir(), 'rvport-local-'));
+    const project = join(sandbox, 'inputs', 'tool');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'meson.build'), "project('tool', 'c')\nzlib = dependency('zlib')\n");
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: project, encoding: 'utf8' }).trim();
+    git('init', '-q');
+    git('add', '-A');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+    const run = await rvport(['analyze', '--json', '--no-contents', project], sandbox);
+    expect(run.exitCode).toBe(0);
+    const a = JSON.parse(run.stdout);
+    expect(a).toMatchObject({ name: 'tool', buildSystem: { type: 'meson', dir: '.' } });
+    expect(a.source).toMatchObject({ kind: 'directory', dir: project, commit: git('rev-parse', 'HEAD') });
+    expect(a.dependencies).toEqual([
+      expect.objectContaining({ kind: 'pkg-config', name: 'zlib', required: true }),
+    ]);
+    expect(writtenOutsideWork(sandbox).filter((p) => !p.startsWith('./inputs'))).toEqual([]);
+  });
 });

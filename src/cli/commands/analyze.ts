@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import {
@@ -9,6 +10,7 @@ import {
   findingsAtLeast,
 } from '../../analysis/index.ts';
 import { rvportHome } from '../../config/rvportHome.ts';
+import { git } from '../../sources/git.ts';
 import {
   type AcquiredSource,
   acquireSource,
@@ -90,11 +92,21 @@ export function registerAnalyzeCommand(program: Command, ctx: CliContext): void 
               commit: acquired.commit,
               warnings: acquired.warnings,
             }
-          : { kind: spec.kind, origin: spec.raw, dir: root, commit: null, warnings: [] },
+          : { kind: spec.kind, origin: spec.raw, dir: root, commit: await localCommit(root), warnings: [] },
       };
       ctx.out(options.json ? `${JSON.stringify(result, null, 2)}\n` : formatAnalysis(analysis));
       ctx.exitCode = ExitCode.Success;
     });
+}
+
+/** The checked-out commit of a local repository analysed in place, or null for a plain tree. */
+async function localCommit(dir: string): Promise<string | null> {
+  if (!existsSync(join(dir, '.git'))) return null;
+  try {
+    return (await git(['rev-parse', 'HEAD'], { cwd: dir, timeoutMs: 30_000 })).trim();
+  } catch {
+    return null;
+  }
 }
 
 async function loadContents(
