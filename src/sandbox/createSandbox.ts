@@ -1,8 +1,8 @@
 import type { ChrootSandbox } from './chroot/ChrootSandbox.ts';
 import { cleanupStale, createInstance, openInstance } from './chroot/instanceStore.ts';
 import { SandboxError } from './errors.ts';
+import { findImages } from './findImages.ts';
 import { DEFAULT_SUITE } from './imageRecipes.ts';
-import { findImages } from './provision/setupSandbox.ts';
 import type { SandboxMode } from './Sandbox.ts';
 import { sandboxPaths } from './sandboxPaths.ts';
 

@@ -7,16 +7,10 @@ export { cleanupStale, listInstances } from './chroot/instanceStore.ts';
 export { type CreateSandboxOptions, createSandbox, openSandbox } from './createSandbox.ts';
 export { discoverDebianMirror } from './discoverDebianMirror.ts';
 export { isSandboxError, SandboxError, type SandboxErrorCode } from './errors.ts';
+export { findImages, imageKeys, type SandboxImages } from './findImages.ts';
 export { type ImageRecord, listImages } from './imageStore.ts';
 export { prepareHost } from './prepareHost.ts';
-export {
-  findImages,
-  imageKeys,
-  type SandboxImages,
-  type SetupOptions,
-  type SetupResult,
-  setupSandbox,
-} from './provision/setupSandbox.ts';
+export { type SetupOptions, type SetupResult, setupSandbox } from './provision/setupSandbox.ts';
 export {
   SANDBOX_MODES,
   SANDBOX_WORKSPACE,

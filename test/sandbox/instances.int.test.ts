@@ -104,7 +104,12 @@ describe('an emulated instance', () => {
   });
 
   it('rolls back to a snapshot: the image changes and the workspace', async () => {
-    await box.run(['sh', '-c', 'echo one > /opt/state && echo src > /build/source.c']);
+    // a whiteout (deleted file) and an opaque folder (replaced folder) in the saved upper layer
+    await box.run([
+      'sh',
+      '-c',
+      'echo one > /opt/state && echo src > /build/source.c && rm /usr/bin/xargs && rm -rf /usr/share/man && mkdir /usr/share/man && touch /usr/share/man/only',
+    ]);
     const snap = await box.snapshot();
     await box.run([
       'sh',
@@ -121,6 +126,8 @@ describe('an emulated instance', () => {
     expect(after.stdout).toContain('one\nsrc\n');
     expect(after.stdout).toContain('/usr/share/doc\n');
     expect(after.stdout).toMatch(/No such file/);
+    const layers = await box.run(['sh', '-c', 'ls /usr/share/man; ls /usr/bin/xargs 2>&1']);
+    expect(layers.stdout).toMatch(/^only\n.*No such file/);
   });
 
   it('starts a new instance on the cached image in well under 2 s', async () => {

@@ -256,6 +256,7 @@ function setupSummary(result: SetupResult, mode: SandboxMode) {
     mode,
     suite: result.suite,
     durationMs: Math.round(result.durationMs),
+    selfTest: result.selfTest.split('\n'),
     images: [result.rootfs, result.tools, result.accel].filter(Boolean).map(imageSummary),
   };
 }
@@ -264,6 +265,7 @@ function formatSetup(result: SetupResult, mode: SandboxMode): string {
   const lines = [
     `sandbox ready for ${mode} mode (${result.suite}, ${(result.durationMs / 1000).toFixed(1)} s)`,
   ];
+  lines.push(`  a fresh instance says: ${result.selfTest.split('\n').join(', ')}`);
   for (const image of [result.rootfs, result.tools, result.accel]) {
     if (image)
       lines.push(

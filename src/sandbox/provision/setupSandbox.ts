@@ -4,18 +4,13 @@ import { runProcess } from '../../process/runProcess.ts';
 import type { HostCheck } from '../checkHost.ts';
 import { instanceCommand } from '../chroot/instanceMounts.ts';
 import { compareToolchains } from '../compareToolchains.ts';
+import { createSandbox } from '../createSandbox.ts';
 import { discoverDebianMirror } from '../discoverDebianMirror.ts';
 import { readInstalledPackages } from '../dpkgStatus.ts';
 import { SandboxError } from '../errors.ts';
-import {
-  acceleratedLayerKey,
-  DEFAULT_SUITE,
-  type ImageRecipe,
-  imageKey,
-  rootfsRecipe,
-  toolsRecipe,
-} from '../imageRecipes.ts';
-import { type ImageRecord, imageTree, readImageRecord } from '../imageStore.ts';
+import { imageKeys, type SandboxImages } from '../findImages.ts';
+import { DEFAULT_SUITE, type ImageRecipe, imageKey, rootfsRecipe, toolsRecipe } from '../imageRecipes.ts';
+import { type ImageRecord, imageTree } from '../imageStore.ts';
 import { prepareHost } from '../prepareHost.ts';
 import type { SandboxMode } from '../Sandbox.ts';
 import { type SandboxPaths, sandboxPaths } from '../sandboxPaths.ts';
@@ -37,24 +32,12 @@ export interface SetupOptions {
   skipHostPreparation?: boolean;
 }
 
-/** The images that make up each mode, as found (or made) by setup. */
-export interface SandboxImages {
-  suite: string;
-  rootfs: ImageRecord;
-  tools?: ImageRecord;
-  accel?: ImageRecord;
-}
-
 export interface SetupResult extends SandboxImages {
+  rootfs: ImageRecord;
+  /** What \`uname -m\` said in a fresh instance of the requested mode after setup. */
+  selfTest: string;
   hostChecks: HostCheck[];
   durationMs: number;
-}
-
-/** The image keys for a suite; everything about an image is a function of its recipe. */
-export function imageKeys(suite: string) {
-  const rootfs = imageKey(rootfsRecipe(suite));
-  const tools = imageKey(toolsRecipe(suite));
-  return { rootfs, tools, accel: acceleratedLayerKey(rootfs, tools) };
 }
 
 /**
@@ -122,7 +105,8 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     progress,
   );
   if (mode === 'emulated') {
-    return { suite, rootfs, hostChecks, durationMs: performance.now() - started };
+    const selfTest = await selfTestInstance(options.home, suite, mode);
+    return { suite, rootfs, hostChecks, selfTest, durationMs: performance.now() - started };
   }
 
   const tools = await provisionImage(
@@ -179,7 +163,32 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
       'use --mode emulated',
     );
   }
-  return { suite, rootfs, tools, accel, hostChecks, durationMs: performance.now() - started };
+  const selfTest = await selfTestInstance(options.home, suite, mode);
+  return { suite, rootfs, tools, accel, hostChecks, selfTest, durationMs: performance.now() - started };
+}
+
+/** Setup only succeeds if a fresh instance really runs riscv64 code (and, accelerated, the cross gcc). */
+async function selfTestInstance(home: string | undefined, suite: string, mode: SandboxMode): Promise<string> {
+  const box = await createSandbox({ home, suite, mode });
+  try {
+    const probe =
+      mode === 'accelerated' ? 'uname -m && gcc -dumpmachine && readlink -f /usr/bin/gcc' : 'uname -m';
+    const result = await box.run(['/bin/sh', '-c', probe], { timeoutMs: 60_000 });
+    const lines = result.stdout.trim().split('\n');
+    const ok =
+      result.exitCode === 0 &&
+      lines[0] === 'riscv64' &&
+      (mode === 'emulated' || (lines[1] === 'riscv64-linux-gnu' && lines[2]?.startsWith('/native/')));
+    if (!ok) {
+      throw new SandboxError(
+        'provision-failed',
+        `a fresh ${mode} instance does not work: ${result.stdout.trim()} ${result.stderr.trim()}`.trim(),
+      );
+    }
+    return result.stdout.trim();
+  } finally {
+    await box.destroy();
+  }
 }
 
 /** Runs the divert script in the emulated rootfs with `tree` as the overlay's upper layer. */
@@ -247,17 +256,5 @@ export function lineForwarder(onLine: (line: string) => void): (chunk: Buffer) =
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
     for (const line of lines) onLine(line.trimEnd());
-  };
-}
-
-/** The images already provisioned for a suite (nothing is built). */
-export async function findImages(home?: string, suite = DEFAULT_SUITE): Promise<Partial<SandboxImages>> {
-  const paths = sandboxPaths(home);
-  const keys = imageKeys(suite);
-  return {
-    suite,
-    rootfs: await readImageRecord(paths, keys.rootfs),
-    tools: await readImageRecord(paths, keys.tools),
-    accel: await readImageRecord(paths, keys.accel),
   };
 }
