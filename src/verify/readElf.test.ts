@@ -46,6 +46,16 @@ describe('readElf on real files (built by fixtures/make-fixtures.sh with Debian 
     });
   });
 
+  it('reads a riscv64 static PIE as a static executable', () => {
+    expect(readElf(fixture('riscv64-static-pie'))).toMatchObject({
+      ok: true,
+      type: 'executable',
+      pie: true,
+      linkage: 'static',
+      interpreter: null,
+    });
+  });
+
   it('reads the float ABI and RVC from e_flags', () => {
     expect(readElf(fixture('riscv64-norvc.o'))).toMatchObject({
       abi: 'lp64d',

@@ -18,7 +18,7 @@ export interface ElfInfo {
   /** ET_DYN with an interpreter (or DF_1_PIE) is a position-independent executable. */
   type: ElfType;
   pie: boolean;
-  /** For executables and shared objects: static (no PT_INTERP, no PT_DYNAMIC) or dynamic. */
+  /** Executables and shared objects: dynamic (an interpreter, or a library) or static (static PIEs too). */
   linkage: Linkage | null;
   interpreter: string | null;
   /** The calling convention: lp64d, ilp32f… for RISC-V; lp64/ilp32/x32, eabi5-hf… elsewhere. */
@@ -221,8 +221,9 @@ export function readElf(bytes: Uint8Array): ElfResult {
       ...header,
       type: pie ? 'executable' : header.type,
       pie,
+      // a static PIE has a dynamic section (for its own relocations) but no interpreter
       linkage: executableLike
-        ? program.interpreter !== null || program.dynamic
+        ? program.interpreter !== null || (program.dynamic && !pie)
           ? 'dynamic'
           : 'static'
         : null,
