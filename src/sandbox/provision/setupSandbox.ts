@@ -12,6 +12,7 @@ import { imageKeys, type SandboxImages } from '../findImages.ts';
 import { DEFAULT_SUITE, type ImageRecipe, imageKey, rootfsRecipe, toolsRecipe } from '../imageRecipes.ts';
 import { type ImageRecord, imageTree } from '../imageStore.ts';
 import { prepareHost } from '../prepareHost.ts';
+import { probeOverlay } from '../probeOverlay.ts';
 import type { SandboxMode } from '../Sandbox.ts';
 import { type SandboxPaths, sandboxPaths } from '../sandboxPaths.ts';
 import { acceleratedLayerScript } from './acceleratedLayerScript.ts';
@@ -55,6 +56,8 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     : await prepareHost({ onProgress: progress, signal: options.signal });
   await mkdir(paths.images, { recursive: true });
   await removeAbandonedTemps(paths);
+  const overlay = await probeOverlay(paths.instances);
+  if (!overlay.ok) throw new SandboxError('host-not-ready', overlay.detail);
 
   const keys = imageKeys(suite);
   let mirror = options.mirror;
