@@ -1,3 +1,4 @@
+import type { Finding } from '../analysis/hazards/HazardRule.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
 
 /** The format of a port's state; bumped when a field changes meaning. */
@@ -78,14 +79,8 @@ export interface PackageAnalysis {
   notes: string[];
 }
 
-export interface ArchitectureFinding {
-  kind: string;
-  severity: Severity;
-  file: string;
-  line: number;
-  snippet: string;
-  suggestion?: string;
-}
+/** An architecture hazard found by the scripted scan (analysis/hazards). */
+export type ArchitectureFinding = Finding;
 
 /** A command the port ran in the sandbox, in order; the recipe is made from the ones that worked. */
 export interface ExecutedCommand {

@@ -40,15 +40,15 @@ export function renderEscalation(state: PortState): string {
     for (const f of fixes)
       out.push(`- attempt ${f.attempt}, ${f.source} \`${f.name}\`: ${f.description} (${f.outcome})`);
   }
-  const findings = state.findings
-    .filter((f) => f.severity === 'high' || f.severity === 'critical')
-    .slice(0, 5);
+  const findings = state.findings.filter((f) => f.severity === 'high').slice(0, 5);
   if (findings.length) {
     out.push('');
     out.push('## Architecture findings');
     out.push('');
     for (const f of findings)
-      out.push(`- ${f.severity} ${f.kind} at \`${f.file}:${f.line}\`: \`${f.snippet.trim()}\``);
+      out.push(
+        `- ${f.severity} ${f.kind} at \`${f.file}${f.line ? `:${f.line}` : ''}\`: \`${f.snippet.trim()}\``,
+      );
   }
   out.push('');
   out.push('## Recommendation');

@@ -63,13 +63,15 @@ export function renderRecipe(state: PortState, ctx: RecipeContext): string {
     out.push('Apply these to the source first (`git apply patches/NAME`):');
     for (const p of state.patches) out.push(`- \`patches/${p.name}\``);
   }
-  const notes = state.findings.filter((f) => f.severity === 'high' || f.severity === 'critical');
+  const notes = state.findings.filter((f) => f.severity === 'high');
   if (notes.length > 0) {
     out.push('');
     out.push('## Architecture notes');
     out.push('');
     for (const f of notes.slice(0, 10))
-      out.push(`- ${f.kind} in \`${f.file}:${f.line}\`${f.suggestion ? `: ${f.suggestion}` : ''}`);
+      out.push(
+        `- ${f.kind} in \`${f.file}${f.line ? `:${f.line}` : ''}\`${f.suggestion ? `: ${f.suggestion}` : ''}`,
+      );
   }
   out.push('');
   out.push('## Verification');

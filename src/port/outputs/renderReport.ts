@@ -73,7 +73,12 @@ export function renderReport(state: PortState): string {
         ['severity', 'kind', 'where', 'snippet'],
         state.findings
           .slice(0, 30)
-          .map((f) => [f.severity, f.kind, `${f.file}:${f.line}`, f.snippet.trim().slice(0, 100)]),
+          .map((f) => [
+            f.severity,
+            f.kind,
+            f.line ? `${f.file}:${f.line}` : f.file,
+            f.snippet.trim().slice(0, 100),
+          ]),
       ),
     );
     if (state.findings.length > 30)

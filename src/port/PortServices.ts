@@ -1,0 +1,45 @@
+import type { ContentsLookup } from '../analysis/dependencies/ContentsIndex.ts';
+import type { RecoveryHeuristic } from '../heuristics/RecoveryHeuristic.ts';
+import type { Sandbox } from '../sandbox/Sandbox.ts';
+import type { ProgressEvent } from './ProgressEvent.ts';
+
+/** Gives the port one sandbox instance for the life of the process, and takes it back. */
+export interface SandboxProvider {
+  /** The instance of this process (created on first use). */
+  get(): Promise<Sandbox>;
+  /** Throws the instance away; the next `get` makes a fresh one. */
+  discard(): Promise<void>;
+  readonly imageId: string;
+  readonly suite: string;
+}
+
+/**
+ * Everything the port nodes use besides the state: the sandbox, Debian's data, the heuristics,
+ * where outputs go, and the seams where the LLM layer plugs in (absent: deterministic fallback).
+ */
+export interface PortServices {
+  home: string;
+  /** OUT/NAME: where the port's files go. */
+  outDir: string;
+  /** Where sources are acquired (RVPORT_HOME/sources). */
+  sourcesDir: string;
+  buildLog: string;
+  sandbox: SandboxProvider;
+  /** The riscv64 Contents index, or null when it cannot be had (then the alias table only). */
+  contents(): Promise<ContentsLookup | null>;
+  heuristics: readonly RecoveryHeuristic[];
+  /** Time limit of one build command. */
+  commandTimeoutMs: number;
+  /** Time limit of the package's test run. */
+  testTimeoutMs: number;
+  progress(event: ProgressEvent): void;
+  /** Debian mirror and suite for source acquisition. */
+  mirror?: string;
+  suite: string;
+}
+
+export function portServices(services: Readonly<Record<string, unknown>>): PortServices {
+  const port = services.port as PortServices | undefined;
+  if (!port) throw new Error('the port graph runs only with its services (use runPort)');
+  return port;
+}
