@@ -5,7 +5,7 @@ import type { Workflow } from './types.ts';
  * A Mermaid flowchart of a workflow: static transitions as solid arrows, the declared targets of
  * transition functions as dotted ones.
  */
-export function toMermaid(workflow: Workflow<never> | Workflow): string {
+export function toMermaid<C extends Context>(workflow: Workflow<C>): string {
   const id = (name: string) => (name === END ? 'END_' : `n_${name.replace(/[^A-Za-z0-9_]/g, '_')}`);
   const lines = ['flowchart TD', `  START_([start]) --> ${id(workflow.start)}`];
   let usesEnd = false;

@@ -50,7 +50,8 @@ export interface FixAttempt {
 }
 
 export interface PlanPhase {
-  name: 'dependencies' | 'prepare' | 'configure' | 'build' | 'test' | 'install';
+  /** prepare: rvport's own fixes to the tree (refreshed helper scripts, edits); then the build system's. */
+  name: 'prepare' | 'bootstrap' | 'configure' | 'build' | 'test' | 'install';
   commands: string[];
   /** Phases that may fail without failing the build (tests). */
   optional?: boolean;
@@ -143,11 +144,17 @@ export interface PortState {
   artifacts: ArtifactRecord[];
   verification: { verdict: 'verified' | 'not_verified'; reason: string } | null;
   tests: { ran: boolean; passed: number; failed: number; exitCode: number | null; summary: string } | null;
+  /** Programs started once under emulation after the build (`--version`, `--help`). */
+  smokeTests: { program: string; command: string; exitCode: number; output: string }[];
+  /** Compiler warnings in the build log that point at riscv64 hazards (char signedness, …). */
+  hazardWarnings: string[];
   llm: { calls: number; inputTokens: number; outputTokens: number; costUsd: number };
   timings: Record<string, number>;
   audit: AuditEvent[];
   optimizeRequested: boolean;
   escalationReason: string | null;
+  /** recipe.md, written by finish. */
+  recipe: string | null;
 }
 
 export function createPortState(source: SourceInfo, options: PortOptions): PortState {
@@ -170,10 +177,13 @@ export function createPortState(source: SourceInfo, options: PortOptions): PortS
     artifacts: [],
     verification: null,
     tests: null,
+    smokeTests: [],
+    hazardWarnings: [],
     llm: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
     timings: {},
     audit: [],
     optimizeRequested: options.optimize,
     escalationReason: null,
+    recipe: null,
   };
 }

@@ -1,0 +1,261 @@
+import { appendFile, mkdir, rm } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import type { NodeRunContext } from '../../engine/types.ts';
+import type { HeuristicContext } from '../../heuristics/RecoveryHeuristic.ts';
+import { runHeuristics } from '../../heuristics/runHeuristics.ts';
+import { runProcess } from '../../process/runProcess.ts';
+import type { Sandbox, SandboxRunResult } from '../../sandbox/Sandbox.ts';
+import { escalationReason } from '../escalation.ts';
+import { findPackageFor } from '../findPackageFor.ts';
+import { BuildFixNode } from '../nodeNames.ts';
+import { type PortServices, portServices } from '../PortServices.ts';
+import type { BuildPlan, ErrorRecord, ExecutedCommand, FixAttempt, PortState } from '../PortState.ts';
+import { SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
+import { routeBuildResult } from '../routes/routeBuildResult.ts';
+import { FUNDAMENTAL_BLOCKERS } from '../vocabulary.ts';
+import { withAudit } from './audit.ts';
+import { makeError, recordError } from './recordError.ts';
+
+/** Heuristic repairs one build may apply before it gives the failure to the fixer. */
+export const MAX_REPAIRS_PER_BUILD = 8;
+/** Bytes of a failed command's output the heuristics and the error record see. */
+const FAILURE_OUTPUT_BYTES = 64 * 1024;
+
+/** Phases the build runs; tests run once in finish, never as part of the build. */
+const BUILD_PHASES = new Set(['prepare', 'bootstrap', 'configure', 'build', 'install']);
+
+/**
+ * Runs the plan in the sandbox from a fresh copy of the source: packages, then the phases in
+ * order. A failed command goes to the recovery heuristics first; a repair changes the plan (so
+ * a rebuild from scratch repeats it) and the phases run again. Only what no heuristic repairs
+ * is recorded as an error, which counts one attempt.
+ */
+export const buildNode = FunctionNode<PortState>({
+  targets: [BuildFixNode.verify, BuildFixNode.fix, '__end__'],
+  then: (s) => routeBuildResult(s.context),
+  run: async (s, ctx) => {
+    const svc = portServices(ctx.services);
+    const state = s.context;
+    svc.progress({ type: 'node', node: BuildFixNode.build });
+    const started = Date.now();
+    if (!state.plan) throw new Error('build without a plan');
+    const sandbox = await svc.sandbox.get();
+    await freshSource(state, sandbox);
+
+    let plan: BuildPlan = state.plan;
+    const attempt = state.attemptCount + 1;
+    const executed: ExecutedCommand[] = [...state.executed];
+    const fixAttempts: FixAttempt[] = [...state.fixAttempts];
+    const used: Record<string, number> = { ...state.heuristicsUsed };
+    const done = (extra: Partial<PortState>): { context: Partial<PortState> } => ({
+      context: {
+        plan,
+        executed,
+        fixAttempts,
+        heuristicsUsed: used,
+        timings: { ...state.timings, build: (state.timings.build ?? 0) + Date.now() - started },
+        ...extra,
+      },
+    });
+
+    const installed = await installPackages(svc, sandbox, plan.packages, ctx);
+    if (installed) {
+      executed.push({ ...installed.record, attempt });
+      if (installed.error) {
+        return done({ ...recordError(state, installed.error), buildStatus: 'FAILED' });
+      }
+    }
+
+    let repairs = 0;
+    restart: for (;;) {
+      for (const phase of plan.phases.filter((p) => BUILD_PHASES.has(p.name))) {
+        for (const command of phase.commands) {
+          svc.progress({ type: 'phase', phase: phase.name, command });
+          const result = await runLogged(svc, sandbox, plan, phase.name, command, ctx);
+          executed.push({
+            phase: phase.name,
+            command,
+            exitCode: result.exitCode,
+            durationMs: Math.round(result.durationMs),
+            attempt,
+            origin: 'plan',
+          });
+          if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('interrupted');
+          if (result.exitCode === 0) continue;
+
+          const failure = {
+            phase: phase.name,
+            command,
+            output: `${result.stdout}\n${result.stderr}`.slice(-FAILURE_OUTPUT_BYTES),
+            exitCode: result.exitCode,
+            timedOut: result.timedOut,
+          };
+          if (repairs < MAX_REPAIRS_PER_BUILD && !result.timedOut) {
+            const hctx: HeuristicContext = {
+              failure,
+              plan,
+              state,
+              sandbox,
+              srcDir: SANDBOX_SRC,
+              findPackage: async (kind, name) => findPackageFor(await svc.contents(), kind, name),
+              signal: ctx.signal,
+              log: (line) => svc.progress({ type: 'note', message: line }),
+            };
+            const firing = await runHeuristics(svc.heuristics, hctx, used);
+            if (firing) {
+              used[firing.key] = (used[firing.key] ?? 0) + 1;
+              fixAttempts.push({
+                at: new Date().toISOString(),
+                attempt,
+                source: 'heuristic',
+                name: firing.heuristic,
+                description: firing.outcome.description,
+                commands: firing.outcome.commands,
+                outcome: firing.outcome.applied ? 'applied' : 'failed',
+              });
+              for (const c of firing.outcome.commands) {
+                executed.push({
+                  phase: 'repair',
+                  command: c,
+                  exitCode: firing.outcome.applied ? 0 : 1,
+                  durationMs: 0,
+                  attempt,
+                  origin: 'heuristic',
+                });
+              }
+              if (firing.outcome.applied) {
+                repairs++;
+                if (firing.outcome.plan) plan = firing.outcome.plan;
+                await appendFile(
+                  svc.buildLog,
+                  `\n### rvport: ${firing.heuristic}: ${firing.outcome.description}; running the plan again\n`,
+                );
+                continue restart;
+              }
+            }
+          }
+          const error = classifyInContext(state, makeError({ node: BuildFixNode.build, ...failure }));
+          const recorded = recordError(state, error);
+          // A blocker no fix can get past goes straight to the escalation, not to the fixer.
+          const stop = escalationReason({ ...state, ...recorded });
+          const hopeless =
+            stop !== null &&
+            (FUNDAMENTAL_BLOCKERS.has(error.category) ||
+              error.category === 'PERMISSION' ||
+              error.category === 'DISK_SPACE');
+          return done({
+            ...recorded,
+            buildStatus: hopeless ? 'ESCALATED' : 'FAILED',
+            ...(hopeless ? { escalationReason: stop } : {}),
+            audit: withAudit(state, BuildFixNode.build, 'failed', `${phase.name}: ${error.category}`),
+          });
+        }
+      }
+      break;
+    }
+    return done({
+      buildStatus: 'SUCCESS',
+      audit: withAudit(state, BuildFixNode.build, 'built', `attempt ${attempt}`),
+    });
+  },
+});
+
+/**
+ * Errors that look like compile or assembler failures in a tree the scan found to be bare-metal
+ * code cannot be fixed for riscv64 Linux: say so instead of letting the fixer try.
+ */
+function classifyInContext(state: PortState, error: ErrorRecord): ErrorRecord {
+  const bareMetal = state.findings.some((f) => f.kind === 'bare-metal' && f.severity === 'high');
+  if (bareMetal && ['COMPILATION', 'ARCHITECTURE', 'LINKING'].includes(error.category)) {
+    return {
+      ...error,
+      category: 'REQUIRES_HARDWARE',
+      severity: 'critical',
+      message: `the code is bare-metal (freestanding, its own boot code) for another architecture\n${error.message}`,
+    };
+  }
+  return error;
+}
+
+/** Copies the acquired source into the instance (`/build/src`), replacing what a build left there. */
+async function freshSource(state: PortState, sandbox: Sandbox): Promise<void> {
+  const target = join(sandbox.workspace, 'src');
+  await rm(target, { recursive: true, force: true });
+  await rm(join(sandbox.workspace, 'dest'), { recursive: true, force: true });
+  await mkdir(target, { recursive: true });
+  if (!state.source.dir) throw new Error('the source was not acquired');
+  const copy = await runProcess({
+    command: ['cp', '-a', '--reflink=auto', '--', `${state.source.dir}/.`, target],
+  });
+  if (copy.exitCode !== 0)
+    throw new Error(`copying the source into the sandbox failed: ${copy.stderr.trim()}`);
+}
+
+async function runLogged(
+  svc: PortServices,
+  sandbox: Sandbox,
+  plan: BuildPlan,
+  phase: string,
+  command: string,
+  ctx: NodeRunContext,
+): Promise<SandboxRunResult> {
+  const cwd = posix.join(SANDBOX_SRC, plan.dir);
+  await appendFile(svc.buildLog, `\n### [${phase}] (in ${cwd}) $ ${command}\n`);
+  const result = await sandbox.run(command, {
+    cwd,
+    env: { RVPORT_SRC: SANDBOX_SRC, RVPORT_DESTDIR: SANDBOX_DEST },
+    timeoutMs: svc.commandTimeoutMs,
+    logFile: svc.buildLog,
+    signal: ctx.signal,
+    onStdout: (chunk) => lastLine(svc, chunk),
+    onStderr: (chunk) => lastLine(svc, chunk),
+  });
+  await appendFile(
+    svc.buildLog,
+    `### exit ${result.exitCode}${result.timedOut ? ' (time limit)' : ''} after ${(result.durationMs / 1000).toFixed(1)} s\n`,
+  );
+  return result;
+}
+
+function lastLine(svc: PortServices, chunk: Buffer): void {
+  const line = chunk.toString().trimEnd().split('\n').at(-1);
+  if (line) svc.progress({ type: 'output', line });
+}
+
+async function installPackages(
+  svc: PortServices,
+  sandbox: Sandbox,
+  packages: readonly string[],
+  ctx: NodeRunContext,
+): Promise<{ record: Omit<ExecutedCommand, 'attempt'>; error?: ErrorRecord } | null> {
+  if (packages.length === 0) return null;
+  const command = `apt-get install -y --no-install-recommends ${packages.join(' ')}`;
+  svc.progress({ type: 'phase', phase: 'packages', command });
+  await appendFile(svc.buildLog, `\n### [packages] $ ${command}\n`);
+  const result = await sandbox.installPackages(packages, {
+    logFile: svc.buildLog,
+    signal: ctx.signal,
+    timeoutMs: svc.commandTimeoutMs,
+  });
+  const record = {
+    phase: 'packages',
+    command,
+    exitCode: result.exitCode,
+    durationMs: Math.round(result.durationMs),
+    origin: 'plan' as const,
+  };
+  if (result.exitCode === 0) return { record };
+  const output = `${result.stdout}\n${result.stderr}`;
+  return {
+    record,
+    error: makeError({
+      node: BuildFixNode.build,
+      phase: 'packages',
+      command,
+      output,
+      exitCode: result.exitCode,
+      category: 'DEPENDENCY',
+    }),
+  };
+}

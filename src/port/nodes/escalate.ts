@@ -1,0 +1,24 @@
+import { END } from '../../engine/END.ts';
+import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import { escalationReason } from '../escalation.ts';
+import { PortNode } from '../nodeNames.ts';
+import { portServices } from '../PortServices.ts';
+import type { PortState } from '../PortState.ts';
+import { withAudit } from './audit.ts';
+
+/** Marks the port escalated with its reason; the runner writes escalation.md from the state. No LLM. */
+export const escalateNode = FunctionNode<PortState>({
+  then: END,
+  run: (s, ctx) => {
+    portServices(ctx.services).progress({ type: 'node', node: PortNode.escalate });
+    const state = s.context;
+    const reason = state.escalationReason ?? escalationReason(state) ?? 'the port could not go on';
+    return {
+      context: {
+        buildStatus: 'ESCALATED',
+        escalationReason: reason,
+        audit: withAudit(state, PortNode.escalate, 'escalated', reason),
+      },
+    };
+  },
+});

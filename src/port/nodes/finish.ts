@@ -1,0 +1,172 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import type { NodeRunContext } from '../../engine/types.ts';
+import { RecipeCache } from '../../recipes/RecipeCache.ts';
+import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
+import type { Sandbox } from '../../sandbox/Sandbox.ts';
+import { writeJsonAtomic } from '../../sandbox/writeFileAtomic.ts';
+import { PortNode } from '../nodeNames.ts';
+import { renderRecipe } from '../outputs/renderRecipe.ts';
+import { toRecipeEntry } from '../outputs/toRecipeEntry.ts';
+import { type PortServices, portServices } from '../PortServices.ts';
+import type { PortState } from '../PortState.ts';
+import { parseTestSummary } from '../parseTestSummary.ts';
+import { SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
+import { routeFinishToNext } from '../routes/routeFinishToNext.ts';
+import { withAudit } from './audit.ts';
+
+/** Programs smoke-run after the build, at most. */
+export const MAX_SMOKE_PROGRAMS = 5;
+export const SMOKE_TIMEOUT_MS = 20_000;
+/** Compiler warnings that mean the code may misbehave on riscv64 although it compiled. */
+const HAZARD_WARNINGS =
+  /comparison is always (true|false) due to limited range of data type|comparison of constant .* with expression of type '(unsigned )?char' is always|result of comparison of constant -?\d+ with expression of type 'char'|-Wchar-subscripts|cast from pointer to integer of different size|-Wpointer-to-int-cast/;
+
+/**
+ * Runs the package's tests once (the result never changes the build status), smoke-runs the
+ * programs it built, collects hazard warnings, writes the recipe and, for a verified port, the
+ * cache entry and few-shot example.
+ */
+export const finishNode = FunctionNode<PortState>({
+  targets: [PortNode.optimize, '__end__'],
+  then: (s) => routeFinishToNext(s.context),
+  run: async (s, ctx) => {
+    const svc = portServices(ctx.services);
+    const state = s.context;
+    svc.progress({ type: 'node', node: PortNode.finish });
+    const started = Date.now();
+    const sandbox = await svc.sandbox.get();
+    const tests = await runTests(svc, sandbox, state, ctx);
+    const smokeTests = await smokeRun(svc, sandbox, state, ctx);
+    const hazardWarnings = await hazardWarningsIn(svc.buildLog);
+    const finished: PortState = {
+      ...state,
+      buildStatus: 'SUCCESS',
+      tests,
+      smokeTests,
+      hazardWarnings,
+      timings: { ...state.timings, finish: Date.now() - started },
+    };
+    const recipe = renderRecipe(finished, { imageId: svc.sandbox.imageId, suite: svc.suite });
+    if (finished.verification?.verdict === 'verified') {
+      const entry = toRecipeEntry(finished, recipe, svc.sandbox.imageId);
+      await new RecipeCache(recipeCacheDir({ ...process.env, RVPORT_HOME: svc.home })).put(entry);
+      await saveFewShot(svc, finished);
+    }
+    return {
+      context: {
+        buildStatus: 'SUCCESS',
+        tests,
+        smokeTests,
+        hazardWarnings,
+        recipe,
+        timings: finished.timings,
+        audit: withAudit(
+          state,
+          PortNode.finish,
+          'finished',
+          `${finished.verification?.verdict ?? 'not_verified'}; tests ${tests.passed} passed, ${tests.failed} failed`,
+        ),
+      },
+    };
+  },
+});
+
+async function runTests(
+  svc: PortServices,
+  sandbox: Sandbox,
+  state: PortState,
+  ctx: NodeRunContext,
+): Promise<NonNullable<PortState['tests']>> {
+  const commands = state.plan?.phases.find((p) => p.name === 'test')?.commands ?? [];
+  if (commands.length === 0)
+    return { ran: false, passed: 0, failed: 0, exitCode: null, summary: 'the build system has no test step' };
+  let output = '';
+  let exitCode = 0;
+  for (const command of commands) {
+    svc.progress({ type: 'phase', phase: 'test', command });
+    const result = await sandbox.run(command, {
+      cwd: posix.join(SANDBOX_SRC, state.plan?.dir ?? '.'),
+      env: { RVPORT_SRC: SANDBOX_SRC, RVPORT_DESTDIR: SANDBOX_DEST },
+      timeoutMs: svc.testTimeoutMs,
+      logFile: svc.buildLog,
+      signal: ctx.signal,
+    });
+    output += `${result.stdout}\n${result.stderr}\n`;
+    if (result.timedOut) output += `(the tests ran past the time limit of ${svc.testTimeoutMs / 1000} s)\n`;
+    if (result.exitCode !== 0) {
+      exitCode = result.exitCode;
+      break;
+    }
+  }
+  const counts = parseTestSummary(output, exitCode);
+  const summary = output.trim().split('\n').slice(-15).join('\n');
+  return { ran: true, passed: counts.passed, failed: counts.failed, exitCode, summary };
+}
+
+async function smokeRun(
+  svc: PortServices,
+  sandbox: Sandbox,
+  state: PortState,
+  ctx: NodeRunContext,
+): Promise<PortState['smokeTests']> {
+  const programs = state.artifacts
+    .filter((a) => a.role === 'program' && a.machine === 'riscv64')
+    .slice(0, MAX_SMOKE_PROGRAMS);
+  const results: PortState['smokeTests'] = [];
+  for (const program of programs) {
+    const inside = program.path.startsWith('DESTDIR/')
+      ? posix.join(SANDBOX_DEST, program.path.slice(8))
+      : posix.join(SANDBOX_SRC, program.path);
+    for (const flag of ['--version', '--help']) {
+      const result = await sandbox.run([inside, flag], {
+        timeoutMs: SMOKE_TIMEOUT_MS,
+        signal: ctx.signal,
+        cwd: posix.dirname(inside),
+      });
+      const output = `${result.stdout}${result.stderr}`.trim().split('\n').slice(0, 3).join('\n');
+      results.push({
+        program: program.path,
+        command: `${program.path} ${flag}`,
+        exitCode: result.exitCode,
+        output,
+      });
+      if (result.exitCode === 0) break;
+    }
+  }
+  return results;
+}
+
+async function hazardWarningsIn(buildLog: string): Promise<string[]> {
+  const text = await readFile(buildLog, 'utf8').catch(() => '');
+  return [
+    ...new Set(
+      text
+        .split('\n')
+        .filter((l) => HAZARD_WARNINGS.test(l))
+        .map((l) => l.trim()),
+    ),
+  ].slice(0, 50);
+}
+
+/** A verified port teaches later ones: its build system, errors and the repairs that worked. */
+async function saveFewShot(svc: PortServices, state: PortState): Promise<void> {
+  const dir = join(svc.home, 'fewshot', state.plan?.buildSystem ?? 'unknown');
+  await mkdir(dir, { recursive: true });
+  await writeJsonAtomic(join(dir, `${state.source.name}.json`), {
+    package: state.source.name,
+    imageId: svc.sandbox.imageId,
+    buildSystem: state.plan?.buildSystem,
+    plan: state.plan,
+    errors: state.errors.map((e) => ({ category: e.category, signature: e.signature })),
+    repairs: state.fixAttempts
+      .filter((f) => f.outcome === 'applied')
+      .map((f) => ({
+        source: f.source,
+        name: f.name,
+        description: f.description,
+        commands: f.commands ?? [],
+      })),
+  });
+}

@@ -1,0 +1,71 @@
+import { analyzeTree } from '../../analysis/analyzeTree.ts';
+import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import { acquireSource } from '../../sources/acquireSource.ts';
+import { parseSource } from '../../sources/parseSource.ts';
+import { isSourceError } from '../../sources/SourceError.ts';
+import { PortNode } from '../nodeNames.ts';
+import { portServices } from '../PortServices.ts';
+import type { PortState } from '../PortState.ts';
+import { routeInitToNext } from '../routes/routeInitToNext.ts';
+import { withAudit } from './audit.ts';
+import { makeError, recordError } from './recordError.ts';
+
+/** Acquires the source as a git tree (commit recorded) and runs the scripted analysis. No LLM. */
+export const initNode = FunctionNode<PortState>({
+  targets: [PortNode.escalate, PortNode.cachedRecipe, PortNode.analyst],
+  then: (s) => routeInitToNext(s.context),
+  run: async (s, ctx) => {
+    const svc = portServices(ctx.services);
+    const state = s.context;
+    svc.progress({ type: 'node', node: PortNode.init });
+    const started = Date.now();
+    try {
+      const acquired = await acquireSource(parseSource(state.source.spec), {
+        workDir: svc.sourcesDir,
+        signal: ctx.signal,
+        suite: svc.suite,
+        ...(svc.mirror ? { mirror: svc.mirror } : {}),
+        log: (line) => svc.progress({ type: 'note', message: line }),
+      });
+      const contents = await svc.contents();
+      const analysis = analyzeTree(acquired.dir, {
+        name: acquired.name,
+        contents,
+        contentsUnavailableReason: contents ? null : 'the Debian Contents index could not be loaded',
+      });
+      const { findings, ...scripted } = analysis;
+      return {
+        context: {
+          source: {
+            ...state.source,
+            dir: acquired.dir,
+            commit: acquired.commit,
+            ...(acquired.kind === 'git' ? { url: acquired.origin } : {}),
+          },
+          scripted,
+          findings,
+          buildStatus: 'PLANNING',
+          timings: { ...state.timings, init: Date.now() - started },
+          audit: withAudit(
+            state,
+            PortNode.init,
+            'analysed',
+            `${analysis.buildSystem.type} in ${analysis.buildSystem.dir}, ${findings.length} findings`,
+          ),
+        },
+      };
+    } catch (error) {
+      if (!isSourceError(error)) throw error;
+      const record = makeError({ node: PortNode.init, output: error.message });
+      return {
+        context: {
+          ...recordError(state, record),
+          buildStatus: 'FAILED',
+          escalationReason: `the source could not be acquired: ${error.message}`,
+          timings: { ...state.timings, init: Date.now() - started },
+          audit: withAudit(state, PortNode.init, 'source failed', error.message),
+        },
+      };
+    }
+  },
+});

@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import { decideVerdict } from '../../verify/decideVerdict.ts';
+import { type ElfFacts, inspectFile } from '../../verify/inspectFile.ts';
+import { findBuildOutputs } from '../findBuildOutputs.ts';
+import { BuildFixNode } from '../nodeNames.ts';
+import { rankArtifacts } from '../outputs/rankArtifacts.ts';
+import { portServices } from '../PortServices.ts';
+import type { PortState } from '../PortState.ts';
+import { routeVerifyResult } from '../routes/routeVerifyResult.ts';
+import { withAudit } from './audit.ts';
+import { makeError, recordError } from './recordError.ts';
+
+/**
+ * Reads the ELF headers of everything the build made (in the tree and in DESTDIR) and decides by
+ * script whether it is riscv64. Only a wrong-architecture verdict is a failure (for the fixer);
+ * a build that made no object at all stays a success that is not verified.
+ */
+export const verifyNode = FunctionNode<PortState>({
+  targets: [BuildFixNode.fix, '__end__'],
+  then: (s) => routeVerifyResult(s.context),
+  run: async (s, ctx) => {
+    const svc = portServices(ctx.services);
+    const state = s.context;
+    svc.progress({ type: 'node', node: BuildFixNode.verify });
+    const sandbox = await svc.sandbox.get();
+    const facts: ElfFacts[] = [];
+    for (const [root, prefix, original] of [
+      [join(sandbox.workspace, 'src'), '', state.source.dir ?? null],
+      [join(sandbox.workspace, 'dest'), 'DESTDIR/', null],
+    ] as const) {
+      for (const rel of await findBuildOutputs(root, original)) {
+        const f = await inspectFile(join(root, rel));
+        facts.push(relabel(f, join(root, rel), `${prefix}${rel}`));
+      }
+    }
+    const verdict = decideVerdict(
+      facts,
+      state.plan?.expectedArtifacts.length ? { expected: state.plan.expectedArtifacts } : {},
+    );
+    const artifacts = rankArtifacts(facts);
+    const verification = { verdict: verdict.verdict, reason: verdict.reason };
+    const audit = withAudit(state, BuildFixNode.verify, verdict.verdict, verdict.reason);
+    if (verdict.foreign.length > 0) {
+      const error = makeError({
+        node: BuildFixNode.verify,
+        output: `wrong architecture: ${verdict.reason}`,
+        category: 'ARCHITECTURE',
+      });
+      return {
+        context: { ...recordError(state, error), buildStatus: 'FAILED', verification, artifacts, audit },
+      };
+    }
+    return { context: { buildStatus: 'SUCCESS', verification, artifacts, audit } };
+  },
+});
+
+/** Paths in reports are relative to the source root (or DESTDIR/), never host paths. */
+function relabel(f: ElfFacts, hostPath: string, shown: string): ElfFacts {
+  const fix = (p: string) => (p.startsWith(hostPath) ? shown + p.slice(hostPath.length) : p);
+  return {
+    ...f,
+    path: fix(f.path),
+    ...(f.members ? { members: f.members.map((m) => ({ ...m, path: fix(m.path) })) } : {}),
+  };
+}

@@ -1,0 +1,45 @@
+import { RECIPE_ENTRY_VERSION, type RecipeEntry } from '../../recipes/RecipeEntry.ts';
+import { version } from '../../version.ts';
+import type { PortState } from '../PortState.ts';
+
+/** The cache entry of a finished port: the plan that worked, its outputs and the recipe text. */
+export function toRecipeEntry(state: PortState, recipe: string, imageId: string): RecipeEntry {
+  const plan = state.plan;
+  return {
+    formatVersion: RECIPE_ENTRY_VERSION,
+    package: state.source.name,
+    imageId,
+    source: {
+      spec: state.source.spec,
+      ...(state.source.url ? { url: state.source.url } : {}),
+      ...(state.source.commit ? { commit: state.source.commit } : {}),
+    },
+    buildSystem: plan?.buildSystem ?? 'unknown',
+    plan: {
+      dir: plan?.dir ?? '.',
+      packages: plan?.packages ?? [],
+      phases: (plan?.phases ?? []).map((p) => ({
+        name: p.name,
+        commands: p.commands,
+        ...(p.optional ? { optional: true } : {}),
+      })),
+    },
+    dependencies: plan?.packages ?? [],
+    patches: state.patches,
+    artifacts: state.artifacts
+      .filter((a) => a.role !== 'object' && a.role !== 'other')
+      .map((a) => ({
+        path: a.path,
+        machine: a.machine ?? 'unknown',
+        bits: a.bits,
+        abi: a.abi,
+        type: a.type,
+        role: a.role,
+      })),
+    verification: state.verification ?? { verdict: 'not_verified', reason: 'not verified' },
+    durations: state.timings,
+    recipe,
+    createdAt: new Date().toISOString(),
+    rvportVersion: version,
+  };
+}

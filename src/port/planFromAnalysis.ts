@@ -1,0 +1,49 @@
+import { scriptedOf } from './nodes/scriptedAnalysis.ts';
+import type { BuildPlan, PlanPhase, PortState } from './PortState.ts';
+
+/** Where the source tree is inside the sandbox; commands see it as $RVPORT_SRC. */
+export const SANDBOX_SRC = '/build/src';
+/** Where install steps put files (DESTDIR); commands see it as $RVPORT_DESTDIR. */
+export const SANDBOX_DEST = '/build/dest';
+
+/** Toolchains that are not in the sandbox image and come from Debian when the build needs them. */
+const TOOLCHAIN_PACKAGES: Record<string, string[]> = {
+  go: ['golang-go'],
+  cargo: ['cargo'],
+};
+
+/**
+ * The standard plan for the detected build system (no LLM): the analysis's default phases, the
+ * Debian packages the dependencies resolved to, and a prepare step that refreshes config.guess
+ * and config.sub where a shipped configure carries copies that do not know riscv64.
+ */
+export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']): BuildPlan | null {
+  const scripted = scriptedOf(state);
+  if (!scripted || scripted.plan.phases.length === 0) return null;
+  const analysis = state.packageAnalysis;
+  const phases: PlanPhase[] = scripted.plan.phases.map((p) => ({
+    name: p.name,
+    commands: [...p.commands],
+    ...(p.name === 'test' ? { optional: true } : {}),
+  }));
+  const bootstraps = phases.some((p) => p.name === 'bootstrap');
+  const stale = scripted.autotoolsHelpers.filter((h) => !h.knowsRiscv64);
+  if (stale.length > 0 && !bootstraps) {
+    phases.unshift({
+      name: 'prepare',
+      commands: stale.map((h) => `cp /usr/share/misc/${h.kind} "$RVPORT_SRC/${h.file}"`),
+    });
+  }
+  const packages = new Set([
+    ...(analysis?.dependencies ?? []),
+    ...(TOOLCHAIN_PACKAGES[scripted.plan.buildSystem] ?? []),
+  ]);
+  return {
+    buildSystem: scripted.plan.buildSystem,
+    dir: scripted.plan.dir,
+    phases,
+    packages: [...packages].sort(),
+    expectedArtifacts: analysis?.expectedArtifacts ?? [],
+    origin,
+  };
+}

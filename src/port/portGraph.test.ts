@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { toMermaid } from '../engine/toMermaid.ts';
+import { buildFixGraph } from './buildFixGraph.ts';
+import { portGraph } from './portGraph.ts';
+
+describe('the port graph', () => {
+  it('registers ten parent nodes and three subgraph nodes, as the seed', () => {
+    expect([...portGraph.nodes.keys()]).toEqual([
+      'init',
+      'cached_recipe',
+      'analyst',
+      'heuristic_plan',
+      'scout',
+      'supervisor',
+      'build_fix_subgraph',
+      'finish',
+      'optimize',
+      'escalate',
+    ]);
+    expect([...buildFixGraph.nodes.keys()]).toEqual(['build', 'verify', 'fix']);
+    expect(portGraph.start).toBe('init');
+    expect(buildFixGraph.start).toBe('build');
+  });
+
+  it('has six routing functions in the parent and three in the subgraph, plus the four fixed edges', () => {
+    const dynamic = (g: typeof portGraph) =>
+      [...g.nodes].filter(([, n]) => typeof n.then === 'function').map(([k]) => k);
+    expect(dynamic(portGraph)).toEqual([
+      'init',
+      'cached_recipe',
+      'analyst',
+      'heuristic_plan',
+      'supervisor',
+      'finish',
+    ]);
+    expect(dynamic(buildFixGraph)).toEqual(['build', 'verify', 'fix']);
+    const fixed = [...portGraph.nodes]
+      .filter(([, n]) => typeof n.then === 'string')
+      .map(([k, n]) => `${k}->${n.then}`);
+    expect(fixed).toEqual([
+      'scout->supervisor',
+      'build_fix_subgraph->supervisor',
+      'optimize->__end__',
+      'escalate->__end__',
+    ]);
+  });
+
+  it('draws as Mermaid with every declared route', () => {
+    const text = toMermaid(portGraph);
+    expect(text).toContain('n_supervisor -.-> n_build_fix_subgraph');
+    expect(text).toContain('n_init -.-> n_cached_recipe');
+  });
+});
