@@ -1,5 +1,5 @@
 import { END } from './END.ts';
-import type { Workflow } from './types.ts';
+import type { Context, Workflow } from './types.ts';
 
 /**
  * A Mermaid flowchart of a workflow: static transitions as solid arrows, the declared targets of
