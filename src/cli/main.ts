@@ -34,7 +34,7 @@ export async function main(argv: string[]): Promise<number> {
     err: (s) => process.stderr.write(s),
   };
   try {
-    await buildProgram(ctx).parseAsync(argv);
+    await buildProgram(ctx).parseAsync(withRepoAlias(argv));
     return ctx.exitCode;
   } catch (error) {
     return reportError(error, ctx);
@@ -42,6 +42,17 @@ export async function main(argv: string[]): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** `rvport --repo SOURCE …` (the seed system's spelling) is `rvport port SOURCE …`. */
+export function withRepoAlias(argv: readonly string[]): string[] {
+  const args = argv.slice(2);
+  const at = args.findIndex((a) => a === '--repo' || a.startsWith('--repo='));
+  if (at === -1) return [...argv];
+  const arg = args[at] as string;
+  const source = arg.startsWith('--repo=') ? [arg.slice('--repo='.length)] : args.slice(at + 1, at + 2);
+  const rest = [...args.slice(0, at), ...args.slice(at + (arg.startsWith('--repo=') ? 1 : 2))];
+  return [...argv.slice(0, 2), 'port', ...source, ...rest];
 }
 
 function reportError(error: unknown, ctx: CliContext): number {

@@ -1,5 +1,5 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join, posix } from 'node:path';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import type { NodeRunContext } from '../../engine/types.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
@@ -40,6 +40,7 @@ export const finishNode = FunctionNode<PortState>({
     const tests = await runTests(svc, sandbox, state, ctx);
     const smokeTests = await smokeRun(svc, sandbox, state, ctx);
     const hazardWarnings = await hazardWarningsIn(svc.buildLog);
+    await copyArtifactsOut(svc, sandbox, state);
     const finished: PortState = {
       ...state,
       buildStatus: 'SUCCESS',
@@ -136,6 +137,25 @@ async function smokeRun(
     }
   }
   return results;
+}
+
+/** Artifacts copied to OUT/NAME/artifacts (programs and libraries), at most. */
+export const MAX_COPIED_ARTIFACTS = 50;
+
+/** The riscv64 programs and libraries leave the throwaway instance for OUT/NAME/artifacts. */
+async function copyArtifactsOut(svc: PortServices, sandbox: Sandbox, state: PortState): Promise<void> {
+  const target = join(svc.outDir, 'artifacts');
+  await rm(target, { recursive: true, force: true });
+  const wanted = state.artifacts
+    .filter((a) => ['program', 'shared-library', 'static-library'].includes(a.role))
+    .slice(0, MAX_COPIED_ARTIFACTS);
+  for (const a of wanted) {
+    const from = a.path.startsWith('DESTDIR/')
+      ? join(sandbox.workspace, 'dest', a.path.slice(8))
+      : join(sandbox.workspace, 'src', a.path);
+    await mkdir(dirname(join(target, a.path)), { recursive: true });
+    await copyFile(from, join(target, a.path)).catch(() => {});
+  }
 }
 
 async function hazardWarningsIn(buildLog: string): Promise<string[]> {

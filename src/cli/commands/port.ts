@@ -1,0 +1,117 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { runPort } from '../../port/runPort.ts';
+import { isSourceError } from '../../sources/SourceError.ts';
+import type { CliContext } from '../CliContext.ts';
+import { PortProgress } from '../PortProgress.ts';
+import { UsageError } from '../UsageError.ts';
+
+interface PortOptions {
+  maxAttempts: number;
+  force?: boolean;
+  optimize?: boolean;
+  package?: boolean;
+  resume?: boolean;
+  restart?: boolean;
+  mode: 'accelerated' | 'emulated';
+  out: string;
+  offline?: boolean;
+  costCap: number;
+  keepSandbox?: boolean;
+  json?: boolean;
+  timeout?: number;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive whole number');
+  return n;
+}
+
+function nonNegative(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number of 0 or more');
+  return n;
+}
+
+export function registerPortCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('port <source>')
+    .description('port SOURCE to riscv64 and prove it (git URL, directory, tarball, debian:NAME[=VERSION])')
+    .option('--max-attempts <n>', 'attempts before escalating', positiveInt, 5)
+    .option('--force', 'ignore the recipe cache')
+    .option('--optimize', 'performance mode after a verified port')
+    .option('--package', 'also write NAME-riscv64.zip (artifacts, recipe, report, manifest)')
+    .option('--resume', 'continue an interrupted run of this source (the default)')
+    .option('--restart', 'discard an interrupted run of this source and start again')
+    .addOption(
+      new Option('--mode <mode>', 'sandbox compiler mode')
+        .choices(['accelerated', 'emulated'])
+        .default('accelerated'),
+    )
+    .option('--out <dir>', 'where the outputs go (OUT/NAME/)', './rvport-out')
+    .option('--offline', 'no LLM calls even if a provider is configured')
+    .option('--cost-cap <usd>', 'LLM cost limit of the port', nonNegative, 1)
+    .option('--keep-sandbox', 'keep the sandbox instance after the port')
+    .option('--timeout <seconds>', 'time limit of one build command', positiveInt)
+    .option('--json', 'machine-readable result on stdout')
+    .action(async (source: string, opts: PortOptions) => {
+      if (opts.resume && opts.restart) throw new UsageError('--resume and --restart exclude each other');
+      const progress = new PortProgress(process.stderr);
+      try {
+        const result = await runPort(
+          {
+            source,
+            maxAttempts: opts.maxAttempts,
+            force: !!opts.force,
+            optimize: !!opts.optimize,
+            package: !!opts.package,
+            restart: !!opts.restart,
+            mode: opts.mode,
+            out: opts.out,
+            // No LLM layer is wired into the port yet: every run is deterministic.
+            offline: true,
+            costCapUsd: opts.costCap,
+            keepSandbox: !!opts.keepSandbox,
+            ...(opts.timeout ? { commandTimeoutMs: opts.timeout * 1000 } : {}),
+          },
+          { signal: ctx.signal, progress: progress.handle },
+        );
+        progress.stop();
+        ctx.exitCode = result.exitCode;
+        if (opts.json) {
+          const s = result.state;
+          ctx.out(
+            `${JSON.stringify(
+              {
+                result: result.kind,
+                exitCode: result.exitCode,
+                outDir: result.outDir,
+                cacheHit: result.cacheHit,
+                resumed: result.resumed,
+                message: result.message,
+                files: result.files,
+                ...(s
+                  ? {
+                      buildSystem: s.plan?.buildSystem ?? s.packageAnalysis?.buildSystem ?? null,
+                      verification: s.verification,
+                      attempts: s.attemptCount,
+                      errorCategory: s.errors.at(-1)?.category ?? null,
+                      tests: s.tests,
+                      timings: s.timings,
+                      llm: s.llm,
+                    }
+                  : {}),
+              },
+              null,
+              2,
+            )}\n`,
+          );
+        }
+        ctx.err(`rvport: ${result.message}\nrvport: outputs in ${result.outDir}\n`);
+      } catch (error) {
+        progress.stop();
+        if (isSourceError(error)) throw new UsageError(error.message);
+        throw error;
+      }
+    });
+}

@@ -1,0 +1,97 @@
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { zipSync } from 'fflate';
+import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
+import { writeFileAtomic, writeJsonAtomic } from '../../sandbox/writeFileAtomic.ts';
+import type { PortState } from '../PortState.ts';
+import { renderEscalation } from './renderEscalation.ts';
+import { renderReport } from './renderReport.ts';
+
+export interface PortFiles {
+  written: string[];
+  packageFile?: string;
+  packageError?: string;
+}
+
+/**
+ * The outputs of SPEC section 3 in OUT/NAME: state.json, recipe.md, report.md, patches/,
+ * llm-calls.jsonl (build.log is written while the port runs), escalation.md for an escalated
+ * port, and with --package the zip. Every file is written atomically.
+ */
+export async function writePortOutputs(
+  state: PortState,
+  outDir: string,
+  options: { package: boolean },
+): Promise<PortFiles> {
+  const written: string[] = [];
+  const put = async (name: string, text: string) => {
+    await writeFileAtomic(join(outDir, name), text);
+    written.push(name);
+  };
+  await writeJsonAtomic(join(outDir, 'state.json'), state);
+  written.push('state.json');
+  if (state.recipe) await put('recipe.md', state.recipe);
+  await put('report.md', renderReport(state));
+  if (state.buildStatus === 'ESCALATED' || state.buildStatus === 'FAILED')
+    await put('escalation.md', renderEscalation(state));
+  else await rm(join(outDir, 'escalation.md'), { force: true });
+  await rm(join(outDir, 'patches'), { recursive: true, force: true });
+  if (state.patches.length) {
+    await mkdir(join(outDir, 'patches'), { recursive: true });
+    for (const p of state.patches) await put(join('patches', p.name), p.diff);
+  }
+  const callLog = join(outDir, 'llm-calls.jsonl');
+  if (!(await exists(callLog))) await put('llm-calls.jsonl', '');
+  if (await exists(join(outDir, 'build.log'))) written.push('build.log');
+  const files: PortFiles = { written };
+  if (options.package) {
+    try {
+      files.packageFile = await writePackage(state, outDir, written);
+    } catch (error) {
+      files.packageError = (error as Error).message;
+    }
+  }
+  return files;
+}
+
+/** A cache hit writes the recipe (and a short report) again, with no sandbox, network or LLM. */
+export async function writeCacheHitOutputs(entry: RecipeEntry, outDir: string): Promise<PortFiles> {
+  await writeFileAtomic(join(outDir, 'recipe.md'), entry.recipe);
+  await writeJsonAtomic(join(outDir, 'cache-entry.json'), entry);
+  const written = ['recipe.md', 'cache-entry.json'];
+  if (entry.patches.length) {
+    await mkdir(join(outDir, 'patches'), { recursive: true });
+    for (const p of entry.patches) {
+      await writeFileAtomic(join(outDir, 'patches', p.name), p.diff);
+      written.push(join('patches', p.name));
+    }
+  }
+  return { written };
+}
+
+async function writePackage(state: PortState, outDir: string, written: readonly string[]): Promise<string> {
+  const entries: Record<string, Uint8Array> = {};
+  for (const name of written) entries[name] = await readFile(join(outDir, name));
+  for (const a of state.artifacts) {
+    const file = join(outDir, 'artifacts', a.path);
+    if (await exists(file)) entries[join('artifacts', a.path)] = await readFile(file);
+  }
+  const manifest = {
+    package: state.source.name,
+    source: state.source,
+    verification: state.verification,
+    artifacts: state.artifacts.filter((a) => a.role !== 'object' && a.role !== 'other'),
+    files: written,
+  };
+  entries['manifest.json'] = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+  const file = join(outDir, `${state.source.name}-riscv64.zip`);
+  await writeFileAtomic(file, Buffer.from(zipSync(entries, { level: 6 })));
+  return file;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,303 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import {
+  ContentsIndex,
+  type ContentsLookup,
+  ensureContentsIndex,
+} from '../analysis/dependencies/ContentsIndex.ts';
+import { rvportHome } from '../config/rvportHome.ts';
+import type { EngineEvent } from '../engine/events.ts';
+import { resetWorkflow, runWorkflow } from '../engine/runWorkflow.ts';
+import { FileStateStore } from '../engine/stores/FileStateStore.ts';
+import { recoveryHeuristics } from '../heuristics/index.ts';
+import { RecipeCache } from '../recipes/RecipeCache.ts';
+import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
+import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
+import { createSandbox } from '../sandbox/createSandbox.ts';
+import { findImages, imageKeys } from '../sandbox/findImages.ts';
+import { DEFAULT_SUITE } from '../sandbox/imageRecipes.ts';
+import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
+import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import { debianMirror } from '../sources/debianMirror.ts';
+import { parseSource } from '../sources/parseSource.ts';
+import { type PortFiles, writeCacheHitOutputs, writePortOutputs } from './outputs/writePortOutputs.ts';
+import type { PortServices, SandboxProvider } from './PortServices.ts';
+import { createPortState, type PortState } from './PortState.ts';
+import type { ProgressEvent } from './ProgressEvent.ts';
+import { portGraph } from './portGraph.ts';
+
+export const DEFAULT_COMMAND_TIMEOUT_MS = 60 * 60 * 1000;
+export const DEFAULT_TEST_TIMEOUT_MS = 30 * 60 * 1000;
+
+export interface PortRequest {
+  source: string;
+  maxAttempts: number;
+  force: boolean;
+  optimize: boolean;
+  package: boolean;
+  restart: boolean;
+  mode: SandboxMode;
+  out: string;
+  offline: boolean;
+  costCapUsd: number;
+  keepSandbox: boolean;
+  suite?: string;
+  mirror?: string;
+  commandTimeoutMs?: number;
+  testTimeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export type PortResultKind = 'verified' | 'not_verified' | 'escalated' | 'interrupted' | 'package_failed';
+
+export interface PortResult {
+  kind: PortResultKind;
+  exitCode: number;
+  outDir: string;
+  cacheHit: boolean;
+  resumed: boolean;
+  state: PortState | null;
+  files: PortFiles;
+  message: string;
+}
+
+/**
+ * One port, end to end: validate the SOURCE, answer from the recipe cache when it can, make sure
+ * the sandbox exists, run the port graph (resuming an interrupted run of the same package), and
+ * write the outputs. Exit codes as SPEC section 2.
+ */
+export async function runPort(
+  request: PortRequest,
+  io: {
+    signal: AbortSignal;
+    progress: (event: ProgressEvent) => void;
+    onEngineEvent?: (event: EngineEvent) => void;
+  },
+): Promise<PortResult> {
+  const env = request.env ?? process.env;
+  const home = rvportHome(env);
+  const suite = request.suite ?? DEFAULT_SUITE;
+  const spec = parseSource(request.source); // throws SourceError (bad input) before anything runs
+  const outDir = resolve(request.out, spec.name);
+  await mkdir(outDir, { recursive: true });
+  const keys = imageKeys(suite);
+  const imageId = request.mode === 'accelerated' ? keys.accel : keys.rootfs;
+
+  if (!request.force && !request.optimize) {
+    const entry = await new RecipeCache(recipeCacheDir(env)).lookup(spec.name, imageId, { spec: spec.raw });
+    if (entry) {
+      const files = await writeCacheHitOutputs(entry, outDir);
+      const verified = entry.verification.verdict === 'verified';
+      return {
+        kind: verified ? 'verified' : 'not_verified',
+        exitCode: verified ? 0 : 3,
+        outDir,
+        cacheHit: true,
+        resumed: false,
+        state: null,
+        files,
+        message: `recipe cache hit for ${spec.name} (${entry.verification.verdict}, built ${entry.createdAt})`,
+      };
+    }
+  }
+
+  const images = await findImages(home, suite);
+  const ready = request.mode === 'emulated' ? images.rootfs : images.accel && images.tools && images.rootfs;
+  if (!ready) {
+    io.progress({
+      type: 'note',
+      message: `provisioning the riscv64 sandbox (${request.mode}, first run only; several minutes)`,
+    });
+    await setupSandbox({
+      home,
+      suite,
+      mode: request.mode,
+      signal: io.signal,
+      ...(request.mirror ? { mirror: request.mirror } : {}),
+      onProgress: (message) => io.progress({ type: 'note', message }),
+    });
+  }
+
+  const runId = `port-${spec.name}`;
+  const store = new FileStateStore(join(home, 'runs'));
+  const existing = await store.load(runId);
+  if (existing && (request.restart || existing.status === 'completed')) await resetWorkflow(runId, { store });
+  if (existing && !request.restart && existing.status !== 'completed') {
+    io.progress({
+      type: 'note',
+      message: `resuming the interrupted port of ${spec.name} at ${existing.currentNode}`,
+    });
+  }
+
+  const sandbox = sandboxProvider({ home, suite, mode: request.mode, keep: request.keepSandbox, imageId });
+  const services: PortServices = {
+    home,
+    outDir,
+    sourcesDir: join(home, 'sources'),
+    buildLog: join(outDir, 'build.log'),
+    sandbox,
+    contents: contentsLoader(home, suite, request.mirror, io.progress),
+    heuristics: recoveryHeuristics,
+    commandTimeoutMs: request.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+    testTimeoutMs: request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
+    progress: io.progress,
+    suite,
+    ...(request.mirror ? { mirror: request.mirror } : {}),
+  };
+  const initial = createPortState(
+    { spec: spec.raw, name: spec.name },
+    {
+      maxAttempts: request.maxAttempts,
+      costCapUsd: request.costCapUsd,
+      offline: request.offline,
+      mode: request.mode,
+      optimize: request.optimize,
+      force: request.force,
+    },
+  );
+  const started = Date.now();
+  let result: Awaited<ReturnType<typeof runWorkflow<PortState>>>;
+  try {
+    result = await runWorkflow(portGraph, {
+      id: runId,
+      store,
+      logDir: join(home, 'runs', 'logs', runId),
+      signal: io.signal,
+      services: { port: services },
+      context: initial,
+      source: spec.raw,
+      ...(io.onEngineEvent ? { onEvent: io.onEngineEvent } : {}),
+    });
+  } finally {
+    await sandbox.discard().catch(() => {});
+  }
+  const state: PortState = {
+    ...result.state.context,
+    timings: {
+      ...result.state.context.timings,
+      total: (result.state.context.timings.total ?? 0) + Date.now() - started,
+    },
+  };
+  if (result.outcome === 'failed') {
+    // An engine-level failure (a crashed node, the step limit) is an escalation for the user.
+    state.buildStatus = 'ESCALATED';
+    state.escalationReason ??= `rvport failed in node ${result.state.currentNode}: ${result.error?.message ?? result.state.error?.message}`;
+  }
+  const files = await writePortOutputs(state, outDir, { package: request.package });
+  const resumed = result.resumed;
+  if (result.outcome === 'interrupted') {
+    return {
+      kind: 'interrupted',
+      exitCode: 130,
+      outDir,
+      cacheHit: false,
+      resumed,
+      state,
+      files,
+      message: `interrupted at ${result.state.currentNode}; run the same command to resume`,
+    };
+  }
+  if (state.buildStatus === 'ESCALATED' || state.buildStatus === 'FAILED') {
+    return {
+      kind: 'escalated',
+      exitCode: 1,
+      outDir,
+      cacheHit: false,
+      resumed,
+      state,
+      files,
+      message: `escalated: ${state.escalationReason}`,
+    };
+  }
+  const verified = state.verification?.verdict === 'verified';
+  if (request.package && files.packageError) {
+    return {
+      kind: 'package_failed',
+      exitCode: 2,
+      outDir,
+      cacheHit: false,
+      resumed,
+      state,
+      files,
+      message: `the port succeeded but the package could not be written: ${files.packageError}`,
+    };
+  }
+  return verified
+    ? {
+        kind: 'verified',
+        exitCode: 0,
+        outDir,
+        cacheHit: false,
+        resumed,
+        state,
+        files,
+        message: `verified: ${state.verification?.reason}`,
+      }
+    : {
+        kind: 'not_verified',
+        exitCode: 3,
+        outDir,
+        cacheHit: false,
+        resumed,
+        state,
+        files,
+        message: `built, but no riscv64 output was proven: ${state.verification?.reason ?? 'no verification'}`,
+      };
+}
+
+function sandboxProvider(options: {
+  home: string;
+  suite: string;
+  mode: SandboxMode;
+  keep: boolean;
+  imageId: string;
+}): SandboxProvider {
+  let instance: Promise<ChrootSandbox> | null = null;
+  return {
+    imageId: options.imageId,
+    suite: options.suite,
+    get: () => {
+      instance ??= createSandbox({
+        home: options.home,
+        suite: options.suite,
+        mode: options.mode,
+        keep: options.keep,
+      });
+      return instance;
+    },
+    discard: async () => {
+      const current = instance;
+      instance = null;
+      if (current && !options.keep) await (await current).destroy();
+    },
+  };
+}
+
+/** Loads the riscv64 Contents index once (downloading it on first use); null when it cannot. */
+function contentsLoader(
+  home: string,
+  suite: string,
+  mirror: string | undefined,
+  progress: (e: ProgressEvent) => void,
+) {
+  let loaded: Promise<ContentsLookup | null> | null = null;
+  return () => {
+    const from = mirror ?? debianMirror();
+    if (!from) return Promise.resolve(null);
+    loaded ??= ensureContentsIndex({
+      home,
+      suite,
+      mirror: from,
+      log: (line) => progress({ type: 'note', message: line }),
+    })
+      .then((file) => ContentsIndex.load(file))
+      .catch((error: Error) => {
+        progress({
+          type: 'note',
+          message: `Debian Contents index unavailable (${error.message}); using the alias table`,
+        });
+        return null;
+      });
+    return loaded;
+  };
+}
