@@ -1,7 +1,29 @@
+import { addLibatomic } from './addLibatomic.ts';
+import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
+import { bootstrapAutotools } from './bootstrapAutotools.ts';
+import { disableX86Options } from './disableX86Options.ts';
+import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
+import { findBuildElsewhere } from './findBuildElsewhere.ts';
+import { installMissingPackage } from './installMissingPackage.ts';
+import { pythonImpShim } from './pythonImpShim.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+import { refreshConfigGuess } from './refreshConfigGuess.ts';
+import { serialMake } from './serialMake.ts';
 
 /**
  * Every recovery heuristic, in the order they are offered a failure (the first match wins).
- * Adding one is one file and one line here.
+ * Specific causes come before broad ones; the one-job retry is last. Adding one is one file and
+ * one line here.
  */
-export const recoveryHeuristics: readonly RecoveryHeuristic[] = [];
+export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
+  refreshConfigGuess,
+  bootstrapAutotools,
+  autoconfMacroPackage,
+  installMissingPackage,
+  pythonImpShim,
+  disableX86Options,
+  dropUnsupportedCompilerFlags,
+  addLibatomic,
+  findBuildElsewhere,
+  serialMake,
+];

@@ -64,6 +64,8 @@ export interface BuildPlan {
   phases: PlanPhase[];
   /** Debian packages to install before the build. */
   packages: string[];
+  /** Environment of every command (CFLAGS, LDFLAGS, PYTHONPATH, … set by repairs). */
+  env?: Record<string, string>;
   expectedArtifacts: string[];
   origin: 'default' | 'fallback' | 'llm' | 'cache';
 }

@@ -204,7 +204,7 @@ async function runLogged(
   await appendFile(svc.buildLog, `\n### [${phase}] (in ${cwd}) $ ${command}\n`);
   const result = await sandbox.run(command, {
     cwd,
-    env: { RVPORT_SRC: SANDBOX_SRC, RVPORT_DESTDIR: SANDBOX_DEST },
+    env: { ...plan.env, RVPORT_SRC: SANDBOX_SRC, RVPORT_DESTDIR: SANDBOX_DEST },
     timeoutMs: svc.commandTimeoutMs,
     logFile: svc.buildLog,
     signal: ctx.signal,

@@ -89,7 +89,7 @@ async function runTests(
     svc.progress({ type: 'phase', phase: 'test', command });
     const result = await sandbox.run(command, {
       cwd: posix.join(SANDBOX_SRC, state.plan?.dir ?? '.'),
-      env: { RVPORT_SRC: SANDBOX_SRC, RVPORT_DESTDIR: SANDBOX_DEST },
+      env: { ...state.plan?.env, RVPORT_SRC: SANDBOX_SRC, RVPORT_DESTDIR: SANDBOX_DEST },
       timeoutMs: svc.testTimeoutMs,
       logFile: svc.buildLog,
       signal: ctx.signal,

@@ -46,6 +46,13 @@ export function renderRecipe(state: PortState, ctx: RecipeContext): string {
   if (steps.length === 0) {
     out.push('No build command succeeded.');
   } else {
+    const env = Object.entries(state.plan?.env ?? {});
+    if (env.length) {
+      out.push('With this environment:');
+      out.push('');
+      out.push(codeBlock(env.map(([k, v]) => `export ${k}=${JSON.stringify(v)}`).join('\n'), 'sh'));
+      out.push('');
+    }
     out.push(
       `From the source root${state.plan?.dir && state.plan.dir !== '.' ? ` (the build lives in \`${state.plan.dir}\`)` : ''}:`,
     );

@@ -1,0 +1,51 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mapCommands } from './planEdits.ts';
+import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+
+const X86_TROUBLE =
+  /unrecognized command[- ]line option [‘'`"]-m(sse|avx|mmx|3dnow|fpmath|arch=(i\d86|x86|pentium|core|k8|athlon))|(x|e|p|t|s|n|w|imm)mmintrin\.h|cpuid\.h|unrecognized opcode|invalid operands|unknown mnemonic|nasm: (command )?not found|yasm: (command )?not found/;
+/** configure options that turn x86 assembly or SIMD off, in the order they are preferred. */
+const OFF_SWITCHES = [
+  '--disable-asm',
+  '--disable-x86asm',
+  '--disable-assembly',
+  '--disable-nasm',
+  '--disable-simd',
+  '--disable-sse',
+  '--disable-sse2',
+  '--disable-mmx',
+  '--disable-avx',
+  '--disable-avx2',
+];
+
+/**
+ * An x86 assembly or SIMD failure in a build whose configure offers a switch to turn those
+ * parts off: add the switches to the configure command.
+ */
+export const disableX86Options: RecoveryHeuristic = {
+  name: 'disable-x86-options',
+  description: 'turn off the x86 assembly/SIMD options the build offers',
+  match(ctx) {
+    if (!X86_TROUBLE.test(ctx.failure.output)) return null;
+    const configure = join(ctx.sandbox.workspace, 'src', ctx.plan.dir, 'configure');
+    if (!existsSync(configure)) return null;
+    const text = readFileSync(configure, 'utf8');
+    const offered = OFF_SWITCHES.filter((s) => text.includes(s));
+    return offered.length
+      ? {
+          key: offered.join(' '),
+          reason: `x86-specific code fails and configure offers ${offered.join(', ')}`,
+        }
+      : null;
+  },
+  async apply(ctx, match) {
+    const plan = mapCommands(ctx.plan, (c, phase) =>
+      phase === 'configure' && /^\.\/configure\b/.test(c) && !c.includes(match.key) ? `${c} ${match.key}` : c,
+    );
+    const changed = JSON.stringify(plan) !== JSON.stringify(ctx.plan);
+    return changed
+      ? { applied: true, description: `configure with ${match.key}`, commands: [], plan }
+      : { applied: false, description: 'no ./configure command to add the switches to', commands: [] };
+  },
+};

@@ -1,0 +1,79 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import type { BuildPlan } from '../port/PortState.ts';
+import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+
+const NO_MAKEFILE = /No targets specified and no makefile found|No rule to make target '(all|install)'/;
+const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'];
+
+function cmakePlan(plan: BuildPlan): BuildPlan {
+  return {
+    ...plan,
+    buildSystem: 'cmake',
+    phases: [
+      ...plan.phases.filter((p) => p.name === 'prepare'),
+      {
+        name: 'configure',
+        commands: ['cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr'],
+      },
+      { name: 'build', commands: ['cmake --build build -j"$(nproc)"'] },
+      { name: 'test', commands: ['ctest --test-dir build --output-on-failure'], optional: true },
+      { name: 'install', commands: ['DESTDIR="$RVPORT_DESTDIR" cmake --install build'] },
+    ],
+  };
+}
+
+/**
+ * make finds no makefile: when the folder has a CMakeLists.txt, configure with CMake first;
+ * otherwise move into the nearest subfolder that has a makefile (the real build of a project
+ * whose top level is for another platform).
+ */
+export const findBuildElsewhere: RecoveryHeuristic = {
+  name: 'find-the-build',
+  description: 'configure CMake before make, or move into the folder that holds the build',
+  match(ctx) {
+    if (!NO_MAKEFILE.test(ctx.failure.output)) return null;
+    const dir = join(ctx.sandbox.workspace, 'src', ctx.plan.dir);
+    if (existsSync(join(dir, 'CMakeLists.txt')))
+      return { key: `cmake:${ctx.plan.dir}`, reason: 'no makefile, but a CMakeLists.txt' };
+    const sub = nearestMakefileDir(dir);
+    return sub ? { key: `dir:${sub}`, reason: `no makefile here, but one in ${sub}/` } : null;
+  },
+  async apply(ctx, match) {
+    if (match.key.startsWith('cmake:')) {
+      return {
+        applied: true,
+        description: 'configure with CMake before building',
+        commands: [],
+        plan: cmakePlan(ctx.plan),
+      };
+    }
+    const sub = match.key.slice('dir:'.length);
+    const dir = posix.join(ctx.plan.dir, sub);
+    return { applied: true, description: `build in ${dir}/`, commands: [], plan: { ...ctx.plan, dir } };
+  },
+};
+
+function nearestMakefileDir(root: string): string | null {
+  let level = [''];
+  for (let depth = 0; depth < 2; depth++) {
+    const next: string[] = [];
+    for (const rel of level) {
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = readdirSync(join(root, rel), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries
+        .filter((x) => x.isDirectory() && !x.name.startsWith('.'))
+        .sort((a, b) => a.name.localeCompare(b.name))) {
+        const path = rel ? `${rel}/${e.name}` : e.name;
+        if (MAKEFILES.some((m) => existsSync(join(root, path, m)))) return path;
+        next.push(path);
+      }
+    }
+    level = next;
+  }
+  return null;
+}

@@ -1,0 +1,306 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BuildPlan } from '../port/PortState.ts';
+import { portState } from '../port/testing/portStateFixture.ts';
+import type { Sandbox, SandboxRunResult } from '../sandbox/Sandbox.ts';
+import { addLibatomic } from './addLibatomic.ts';
+import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
+import { bootstrapAutotools } from './bootstrapAutotools.ts';
+import { disableX86Options } from './disableX86Options.ts';
+import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
+import { findBuildElsewhere } from './findBuildElsewhere.ts';
+import { recoveryHeuristics } from './index.ts';
+import { installMissingPackage } from './installMissingPackage.ts';
+import { pythonImpShim } from './pythonImpShim.ts';
+import type { HeuristicContext } from './RecoveryHeuristic.ts';
+import { refreshConfigGuess } from './refreshConfigGuess.ts';
+import { runHeuristics } from './runHeuristics.ts';
+import { serialMake } from './serialMake.ts';
+
+/** Real error output captured from the riscv64 sandbox (fixtures/capture.sh). */
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}.txt`, import.meta.url), 'utf8');
+
+const basePlan: BuildPlan = {
+  buildSystem: 'autotools',
+  dir: '.',
+  phases: [
+    { name: 'configure', commands: ['./configure --prefix=/usr'] },
+    { name: 'build', commands: ['make -j"$(nproc)"'] },
+  ],
+  packages: [],
+  expectedArtifacts: [],
+  origin: 'default',
+};
+
+let workspace: string;
+let installed: string[][];
+beforeEach(() => {
+  workspace = mkdtempSync(join(tmpdir(), 'rvport-heur-'));
+  mkdirSync(join(workspace, 'src'), { recursive: true });
+  installed = [];
+});
+afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+
+function ok(): SandboxRunResult {
+  return {
+    exitCode: 0,
+    stdout: '',
+    stderr: '',
+    truncated: false,
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    durationMs: 1,
+    timedOut: false,
+    aborted: false,
+    commandNotFound: false,
+  };
+}
+
+function context(
+  output: string,
+  overrides: Partial<HeuristicContext['failure']> = {},
+  plan = basePlan,
+): HeuristicContext {
+  const sandbox = {
+    workspace,
+    installPackages: async (packages: readonly string[]) => {
+      installed.push([...packages]);
+      return ok();
+    },
+  } as unknown as Sandbox;
+  return {
+    failure: {
+      phase: 'build',
+      command: 'make -j"$(nproc)"',
+      output,
+      exitCode: 2,
+      timedOut: false,
+      ...overrides,
+    },
+    plan,
+    state: portState(),
+    sandbox,
+    srcDir: '/build/src',
+    findPackage: async (kind, name) =>
+      ({
+        'header:curses.h': 'libncurses-dev',
+        'library:ncurses': 'libncurses-dev',
+        'pkgconfig:ogg': 'libogg-dev',
+        'command:help2man': 'help2man',
+      })[`${kind}:${name}`] ?? null,
+    log: () => {},
+  };
+}
+
+const src = (rel: string, text = '') => {
+  const file = join(workspace, 'src', rel);
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, text);
+};
+
+describe('install-missing-package', () => {
+  it.each([
+    ['missing-header', 'header:curses.h', 'libncurses-dev'],
+    ['missing-library', 'library:ncurses', 'libncurses-dev'],
+    ['missing-pkgconfig', 'pkgconfig:ogg', 'libogg-dev'],
+    ['missing-command', 'command:help2man', 'help2man'],
+  ])('reads %s and installs the package that provides it', async (name, key, pkg) => {
+    const ctx = context(fixture(name));
+    expect((await installMissingPackage.match(ctx))?.key).toBe(key);
+    const outcome = await installMissingPackage.apply(ctx, { key, reason: '' });
+    expect(outcome).toMatchObject({ applied: true, plan: { packages: [pkg] } });
+    expect(installed).toEqual([[pkg]]);
+  });
+
+  it('gives up when no package provides it, or the package did not help', async () => {
+    const none = await installMissingPackage.apply(context(''), { key: 'header:nowhere.h', reason: '' });
+    expect(none).toMatchObject({
+      applied: false,
+      description: 'no Debian package provides the header nowhere.h',
+    });
+    const again = await installMissingPackage.apply(
+      context('', {}, { ...basePlan, packages: ['libncurses-dev'] }),
+      {
+        key: 'header:curses.h',
+        reason: '',
+      },
+    );
+    expect(again.applied).toBe(false);
+  });
+});
+
+describe('refresh-config-guess', () => {
+  it('replaces every config.guess/config.sub when the old one cannot guess riscv64', async () => {
+    src('build-aux/config.guess');
+    src('build-aux/config.sub');
+    src('libltdl/config/config.guess');
+    const ctx = context(fixture('config-guess-old'), { phase: 'configure', command: './configure' });
+    expect(await refreshConfigGuess.match(ctx)).not.toBeNull();
+    const outcome = await refreshConfigGuess.apply(ctx, { key: 'tree', reason: '' });
+    expect(outcome.plan?.phases[0]).toEqual({
+      name: 'prepare',
+      commands: [
+        'cp /usr/share/misc/config.guess "$RVPORT_SRC/build-aux/config.guess"',
+        'cp /usr/share/misc/config.sub "$RVPORT_SRC/build-aux/config.sub"',
+        'cp /usr/share/misc/config.guess "$RVPORT_SRC/libltdl/config/config.guess"',
+      ],
+    });
+  });
+});
+
+describe('bootstrap-autotools', () => {
+  it('adds a bootstrap phase before configure when configure.ac is there', async () => {
+    src('configure.ac');
+    const ctx = context(fixture('configure-missing'), {
+      phase: 'configure',
+      command: './configure --prefix=/usr',
+    });
+    expect(await bootstrapAutotools.match(ctx)).not.toBeNull();
+    const outcome = await bootstrapAutotools.apply(ctx, { key: '.', reason: '' });
+    expect(outcome.plan?.phases.map((p) => p.name)).toEqual(['bootstrap', 'configure', 'build']);
+    expect(outcome.plan?.phases[0]?.commands).toEqual(['autoreconf -fi']);
+  });
+
+  it("prefers the project's autogen.sh, and does nothing without configure.ac", async () => {
+    expect(await bootstrapAutotools.match(context(fixture('configure-missing')))).toBeNull();
+    src('configure.ac');
+    src('autogen.sh');
+    const outcome = await bootstrapAutotools.apply(context(fixture('configure-missing')), {
+      key: '.',
+      reason: '',
+    });
+    expect(outcome.plan?.phases[0]?.commands).toEqual(['NOCONFIGURE=1 sh ./autogen.sh']);
+  });
+});
+
+describe('install-autoconf-macros', () => {
+  it('installs libltdl-dev for LT_SYS_SYMBOL_USCORE', async () => {
+    const ctx = context(fixture('autoreconf-undefined-macro'), {
+      phase: 'bootstrap',
+      command: 'autoreconf -fi',
+    });
+    const match = await autoconfMacroPackage.match(ctx);
+    expect(match?.key).toBe('libltdl-dev');
+    expect(
+      (await autoconfMacroPackage.apply(ctx, match as NonNullable<typeof match>)).plan?.packages,
+    ).toEqual(['libltdl-dev']);
+  });
+});
+
+describe('drop-unsupported-compiler-flag', () => {
+  it('removes -fforce-mem (and -fforce-addr) from the build files', async () => {
+    const ctx = context(fixture('obsolete-gcc-flag'));
+    const match = await dropUnsupportedCompilerFlags.match(ctx);
+    expect(match?.key).toBe('-fforce-mem');
+    const outcome = await dropUnsupportedCompilerFlags.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.phases[0]?.name).toBe('prepare');
+    expect(outcome.commands).toHaveLength(2);
+    expect(outcome.commands[1]).toContain('-fforce-addr');
+  });
+
+  it('replaces -march=native with the riscv64 baseline', async () => {
+    const ctx = context(fixture('march-native'));
+    const match = await dropUnsupportedCompilerFlags.match(ctx);
+    expect(match?.key).toBe('-march=native');
+    const outcome = await dropUnsupportedCompilerFlags.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.commands[0]).toContain('s/-march=native/-march=rv64gc/g');
+  });
+
+  it('removes an x86 -m flag', async () => {
+    expect((await dropUnsupportedCompilerFlags.match(context(fixture('x86-flag'))))?.key).toBe('-msse2');
+  });
+});
+
+describe('disable-x86-options', () => {
+  it('configures with the off switches the configure script offers', async () => {
+    src('configure', '#!/bin/sh\n  --disable-asm   do not use assembly\n  --disable-sse   no SSE\n');
+    const ctx = context(fixture('x86-flag'));
+    const match = await disableX86Options.match(ctx);
+    expect(match?.key).toBe('--disable-asm --disable-sse');
+    const outcome = await disableX86Options.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.phases[0]?.commands).toEqual([
+      './configure --prefix=/usr --disable-asm --disable-sse',
+    ]);
+  });
+
+  it('leaves a build without such switches to the flag remover', async () => {
+    src('configure', '#!/bin/sh\n');
+    expect(await disableX86Options.match(context(fixture('x86-flag')))).toBeNull();
+  });
+});
+
+describe('python-imp-shim', () => {
+  it('puts an imp module on PYTHONPATH', async () => {
+    const ctx = context(fixture('python-imp'), { command: './waf configure' });
+    expect(await pythonImpShim.match(ctx)).not.toBeNull();
+    const outcome = await pythonImpShim.apply(ctx, { key: 'imp', reason: '' });
+    expect(outcome.plan?.env?.PYTHONPATH).toBe('/build/src/.rvport-pyshim');
+    expect(outcome.commands[0]).toContain('def new_module(name):');
+  });
+});
+
+describe('link-libatomic', () => {
+  it('links libatomic when __atomic_* calls are undefined', async () => {
+    const ctx = context(fixture('atomic-16'));
+    expect((await addLibatomic.match(ctx))?.reason).toMatch(/__atomic_load_16/);
+    const outcome = await addLibatomic.apply(ctx, { key: 'libatomic', reason: '' });
+    expect(outcome.plan?.env).toEqual({ LDFLAGS: '-latomic', LIBS: '-latomic' });
+  });
+});
+
+describe('find-the-build', () => {
+  it('configures CMake first when make finds no makefile next to a CMakeLists.txt', async () => {
+    src('CMakeLists.txt');
+    const ctx = context(fixture('no-makefile'));
+    const match = await findBuildElsewhere.match(ctx);
+    expect(match?.key).toBe('cmake:.');
+    const outcome = await findBuildElsewhere.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.buildSystem).toBe('cmake');
+  });
+
+  it('moves into the subfolder that has the makefile', async () => {
+    src('gnu/makefile');
+    const match = await findBuildElsewhere.match(context(fixture('no-makefile')));
+    expect(match?.key).toBe('dir:gnu');
+    expect((await findBuildElsewhere.apply(context(''), match as NonNullable<typeof match>)).plan?.dir).toBe(
+      'gnu',
+    );
+  });
+});
+
+describe('retry-with-one-job', () => {
+  it('runs a parallel build killed for memory again with one job', async () => {
+    const ctx = context(
+      'cc1: fatal error: Killed signal terminated program cc1\nmake: *** [Makefile:9: x.o] Error 1',
+    );
+    const match = await serialMake.match(ctx);
+    const outcome = await serialMake.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.phases[1]?.commands).toEqual(['make -j1']);
+  });
+
+  it('ignores a serial command', async () => {
+    expect(await serialMake.match(context('Killed', { command: 'make' }))).toBeNull();
+  });
+});
+
+describe('the registry', () => {
+  it('offers each fixture to the right heuristic first', async () => {
+    src('configure.ac');
+    const cases: Array<[string, string]> = [
+      ['missing-header', 'install-missing-package'],
+      ['config-guess-old', 'refresh-config-guess'],
+      ['configure-missing', 'bootstrap-autotools'],
+      ['autoreconf-undefined-macro', 'install-autoconf-macros'],
+      ['obsolete-gcc-flag', 'drop-unsupported-compiler-flag'],
+      ['python-imp', 'python-imp-shim'],
+      ['atomic-16', 'link-libatomic'],
+    ];
+    for (const [name, heuristic] of cases) {
+      src('build-aux/config.guess');
+      const firing = await runHeuristics(recoveryHeuristics, context(fixture(name)), {});
+      expect(firing?.heuristic, name).toBe(heuristic);
+    }
+  });
+});

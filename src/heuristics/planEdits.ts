@@ -1,0 +1,51 @@
+import type { BuildPlan, PlanPhase } from '../port/PortState.ts';
+
+/** Pure edits of a build plan used by the heuristics; each returns a new plan. */
+
+export function withPackages(plan: BuildPlan, packages: readonly string[]): BuildPlan {
+  return { ...plan, packages: [...new Set([...plan.packages, ...packages])].sort() };
+}
+
+/** Adds commands to the prepare phase (run first, on every build from scratch), once each. */
+export function withPrepareCommands(plan: BuildPlan, commands: readonly string[]): BuildPlan {
+  const prepare = plan.phases.find((p) => p.name === 'prepare');
+  const merged = [...(prepare?.commands ?? []), ...commands.filter((c) => !prepare?.commands.includes(c))];
+  const phase: PlanPhase = { name: 'prepare', commands: merged };
+  return { ...plan, phases: [phase, ...plan.phases.filter((p) => p.name !== 'prepare')] };
+}
+
+/** Sets (or appends to) an environment variable of every command. */
+export function withEnv(
+  plan: BuildPlan,
+  name: string,
+  value: string,
+  mode: 'set' | 'append' = 'set',
+): BuildPlan {
+  const current = plan.env?.[name];
+  const next = mode === 'append' && current ? `${current} ${value}` : value;
+  return { ...plan, env: { ...plan.env, [name]: next } };
+}
+
+/** Inserts a phase before another (or at the end), replacing one of the same name. */
+export function withPhaseBefore(plan: BuildPlan, phase: PlanPhase, before: PlanPhase['name']): BuildPlan {
+  const rest = plan.phases.filter((p) => p.name !== phase.name);
+  const at = rest.findIndex((p) => p.name === before);
+  const phases = at === -1 ? [...rest, phase] : [...rest.slice(0, at), phase, ...rest.slice(at)];
+  return { ...plan, phases };
+}
+
+/** Rewrites every command of the plan. */
+export function mapCommands(
+  plan: BuildPlan,
+  f: (command: string, phase: PlanPhase['name']) => string,
+): BuildPlan {
+  return {
+    ...plan,
+    phases: plan.phases.map((p) => ({ ...p, commands: p.commands.map((c) => f(c, p.name)) })),
+  };
+}
+
+/** Quotes a string for a POSIX shell. */
+export function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
