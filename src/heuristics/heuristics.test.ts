@@ -34,6 +34,14 @@ const basePlan: BuildPlan = {
   origin: 'default',
 };
 
+/** What the riscv64 Contents index answers for the fixtures. */
+const PROVIDERS: Record<string, string> = {
+  'header:curses.h': 'libncurses-dev',
+  'library:ncurses': 'libncurses-dev',
+  'pkgconfig:ogg': 'libogg-dev',
+  'command:help2man': 'help2man',
+};
+
 let workspace: string;
 let installed: string[][];
 beforeEach(() => {
