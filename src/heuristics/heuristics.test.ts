@@ -91,13 +91,7 @@ function context(
     state: portState(),
     sandbox,
     srcDir: '/build/src',
-    findPackage: async (kind, name) =>
-      ({
-        'header:curses.h': 'libncurses-dev',
-        'library:ncurses': 'libncurses-dev',
-        'pkgconfig:ogg': 'libogg-dev',
-        'command:help2man': 'help2man',
-      })[`${kind}:${name}`] ?? null,
+    findPackage: async (kind, name) => PROVIDERS[`${kind}:${name}`] ?? null,
     log: () => {},
   };
 }

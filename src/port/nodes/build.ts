@@ -9,6 +9,7 @@ import type { Sandbox, SandboxRunResult } from '../../sandbox/Sandbox.ts';
 import { escalationReason } from '../escalation.ts';
 import { findPackageFor } from '../findPackageFor.ts';
 import { BuildFixNode } from '../nodeNames.ts';
+import { normalizeAutotoolsTimestamps } from '../normalizeTimestamps.ts';
 import { type PortServices, portServices } from '../PortServices.ts';
 import type { BuildPlan, ErrorRecord, ExecutedCommand, FixAttempt, PortState } from '../PortState.ts';
 import { SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
@@ -190,6 +191,7 @@ async function freshSource(state: PortState, sandbox: Sandbox): Promise<void> {
   });
   if (copy.exitCode !== 0)
     throw new Error(`copying the source into the sandbox failed: ${copy.stderr.trim()}`);
+  await normalizeAutotoolsTimestamps(join(target, state.plan?.dir ?? '.'));
 }
 
 async function runLogged(
