@@ -121,6 +121,7 @@ async function smokeRun(
       ? posix.join(SANDBOX_DEST, program.path.slice(8))
       : posix.join(SANDBOX_SRC, program.path);
     for (const flag of ['--version', '--help']) {
+      svc.progress({ type: 'phase', phase: 'smoke', command: `${program.path} ${flag}` });
       const result = await sandbox.run([inside, flag], {
         timeoutMs: SMOKE_TIMEOUT_MS,
         signal: ctx.signal,
