@@ -24,7 +24,9 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
   const phases: PlanPhase[] = scripted.plan.phases.map((p) => ({
     name: p.name,
     commands: [...p.commands],
-    ...(p.name === 'test' ? { optional: true } : {}),
+    // Tests run in finish; an install step is a convenience (a plain Makefile may have none):
+    // neither decides whether the build worked.
+    ...(p.name === 'test' || p.name === 'install' ? { optional: true } : {}),
   }));
   const bootstraps = phases.some((p) => p.name === 'bootstrap');
   const stale = scripted.autotoolsHelpers.filter((h) => !h.knowsRiscv64);

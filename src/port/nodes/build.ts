@@ -69,8 +69,9 @@ export const buildNode = FunctionNode<PortState>({
     }
 
     let repairs = 0;
+    const notes: string[] = [];
     restart: for (;;) {
-      for (const phase of plan.phases.filter((p) => BUILD_PHASES.has(p.name))) {
+      phases: for (const phase of plan.phases.filter((p) => BUILD_PHASES.has(p.name))) {
         for (const command of phase.commands) {
           svc.progress({ type: 'phase', phase: phase.name, command });
           const result = await runLogged(svc, sandbox, plan, phase.name, command, ctx);
@@ -84,6 +85,10 @@ export const buildNode = FunctionNode<PortState>({
           });
           if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('interrupted');
           if (result.exitCode === 0) continue;
+          if (phase.optional) {
+            notes.push(`the optional ${phase.name} step failed (exit ${result.exitCode}): ${command}`);
+            continue phases;
+          }
 
           const failure = {
             phase: phase.name,
@@ -157,7 +162,7 @@ export const buildNode = FunctionNode<PortState>({
     }
     return done({
       buildStatus: 'SUCCESS',
-      audit: withAudit(state, BuildFixNode.build, 'built', `attempt ${attempt}`),
+      audit: withAudit(state, BuildFixNode.build, 'built', [`attempt ${attempt}`, ...notes].join('; ')),
     });
   },
 });
