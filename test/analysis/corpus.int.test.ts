@@ -3,16 +3,13 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Analysis, analyzeTree, type BuildSystemType, type Finding } from '../../src/analysis/index.ts';
-import { runProcess } from '../../src/process/runProcess.ts';
+import { corpusCache, corpusList, ensureCorpus } from '../helpers/corpus.ts';
 
 // Issue 4, done-when 1: on every package of the public corpus the chosen build system and the
 // hazards match the notes of the list. The corpus is fetched here (once, into a cache outside
 // the repository) with the list's own fetch script.
-const repoRoot = resolve(import.meta.dirname, '..', '..');
-const corpusDir = resolve(process.env.RVPORT_CORPUS_DIR ?? join(repoRoot, '..', 'shared', 'corpus'));
-const listFile = process.env.RVPORT_CORPUS_LIST ?? join(corpusDir, 'public.txt');
-const fetchScript = join(corpusDir, 'fetch-debian-source');
-const cacheDir = resolve(process.env.RVPORT_CORPUS_CACHE ?? join(homedir(), '.cache', 'rvport', 'corpus'));
+const listFile = corpusList;
+const cacheDir = corpusCache;
 
 interface Entry {
   name: string;
@@ -91,15 +88,7 @@ const entries = readList();
 const analyses = new Map<string, Analysis>();
 
 beforeAll(async () => {
-  const missing = entries.filter((e) => !existsSync(join(cacheDir, e.name, '.git')));
-  if (missing.length > 0) {
-    const result = await runProcess({
-      command: [fetchScript, cacheDir, ...missing.map((e) => e.name)],
-      timeoutMs: 20 * 60_000,
-      env: { SOURCE_DATE_EPOCH: '0' },
-    });
-    if (result.exitCode !== 0) throw new Error(`fetching the corpus failed:\n${result.stderr.slice(-2000)}`);
-  }
+  await ensureCorpus(entries.map((e) => e.name));
   for (const e of entries)
     analyses.set(e.name, analyzeTree(join(cacheDir, e.name), { name: e.name, contents: null }));
 }, 30 * 60_000);
