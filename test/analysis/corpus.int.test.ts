@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Analysis, analyzeTree, type BuildSystemType, type Finding } from '../../src/analysis/index.ts';
 import { corpusCache, corpusList, ensureCorpus } from '../helpers/corpus.ts';
