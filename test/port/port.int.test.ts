@@ -1,0 +1,167 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rvportHome } from '../../src/config/rvportHome.ts';
+import { ensureCorpus } from '../helpers/corpus.ts';
+import { runCli, startCli, waitFor } from '../helpers/rvportCli.ts';
+
+// Issue 5, done-when 3–5: real ports of real upstream code in the real riscv64 sandbox, through
+// the real binary. The provisioned sandbox images and the Debian Contents index are shared with
+// the machine's RVPORT_HOME; recipes, runs and sources go to a throwaway one.
+const PACKAGES = ['cjson', 'libinih', 'sl', 'luajit'];
+const MINUTES = 60_000;
+
+let home: string;
+let work: string;
+let corpus: string;
+const env = () => ({ RVPORT_HOME: home });
+const outputs = (out: string, name: string) => join(work, out, name);
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+
+beforeAll(async () => {
+  corpus = await ensureCorpus(PACKAGES);
+  home = mkdtempSync(join(tmpdir(), 'rvport-port-home-'));
+  work = mkdtempSync(join(tmpdir(), 'rvport-port-work-'));
+  const shared = rvportHome();
+  mkdirSync(join(shared, 'sandbox'), { recursive: true });
+  symlinkSync(join(shared, 'sandbox'), join(home, 'sandbox'));
+  if (existsSync(join(shared, 'debian-contents')))
+    symlinkSync(join(shared, 'debian-contents'), join(home, 'debian-contents'));
+}, 30 * MINUTES);
+
+afterAll(() => {
+  rmSync(home, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function port(source: string, out: string, ...flags: string[]) {
+  const run = await runCli(['port', source, '--out', out, '--json', ...flags], { cwd: work, env: env() });
+  return { ...run, result: run.stdout ? JSON.parse(run.stdout) : null };
+}
+
+describe.sequential('rvport port on real packages', () => {
+  it(
+    'ports cjson (CMake) to a verified riscv64 build with tests, a recipe and a cache entry',
+    async () => {
+      const { code, result, stderr } = await port(join(corpus, 'cjson'), 'a');
+      expect(code, stderr).toBe(0);
+      expect(result).toMatchObject({
+        result: 'verified',
+        buildSystem: 'cmake',
+        cacheHit: false,
+        attempts: 0,
+      });
+      expect(result.tests.ran).toBe(true);
+      expect(result.tests.passed).toBeGreaterThan(0);
+      const out = outputs('a', 'cjson');
+      for (const f of ['recipe.md', 'report.md', 'state.json', 'build.log', 'llm-calls.jsonl'])
+        expect(existsSync(join(out, f)), f).toBe(true);
+      expect(readFileSync(join(out, 'recipe.md'), 'utf8')).toContain('cmake --build build');
+      const state = readJson(join(out, 'state.json'));
+      expect(state.artifacts.find((a: { role: string }) => a.role === 'shared-library')).toMatchObject({
+        machine: 'riscv64',
+        bits: 64,
+        abi: 'lp64d',
+      });
+      expect(existsSync(join(home, 'recipes', 'cjson'))).toBe(true);
+    },
+    20 * MINUTES,
+  );
+
+  it(
+    'answers the same port from the recipe cache, without a sandbox',
+    async () => {
+      const instances = join(home, 'sandbox', 'instances');
+      const before = existsSync(instances) ? readFileSync('/proc/self/mounts', 'utf8') : '';
+      const { code, result } = await port(join(corpus, 'cjson'), 'b');
+      expect(code).toBe(0);
+      expect(result).toMatchObject({ result: 'verified', cacheHit: true });
+      expect(readFileSync(join(outputs('b', 'cjson'), 'recipe.md'), 'utf8')).toBe(
+        readFileSync(join(outputs('a', 'cjson'), 'recipe.md'), 'utf8'),
+      );
+      expect(readFileSync('/proc/self/mounts', 'utf8')).toBe(
+        before || readFileSync('/proc/self/mounts', 'utf8'),
+      );
+    },
+    5 * MINUTES,
+  );
+
+  it(
+    'resumes at the build after SIGKILL in the middle of it, with the same recipe as an uninterrupted run',
+    async () => {
+      const { child, done } = startCli(['port', join(corpus, 'cjson'), '--force', '--out', 'c', '--json'], {
+        cwd: work,
+        env: env(),
+      });
+      const runFile = join(home, 'runs', 'port-cjson.json');
+      const buildLog = join(outputs('c', 'cjson'), 'build.log');
+      await waitFor(
+        () => existsSync(buildLog) && readFileSync(buildLog, 'utf8').includes('[build]'),
+        10 * MINUTES,
+        'the build phase',
+      );
+      expect(readJson(runFile)).toMatchObject({ currentNode: 'build_fix_subgraph', status: 'running' });
+      child.kill('SIGKILL');
+      await done;
+      const { code, result } = await port(join(corpus, 'cjson'), 'c', '--force');
+      expect(code).toBe(0);
+      expect(result).toMatchObject({ result: 'verified', resumed: true });
+      expect(readFileSync(join(outputs('c', 'cjson'), 'recipe.md'), 'utf8')).toBe(
+        readFileSync(join(outputs('a', 'cjson'), 'recipe.md'), 'utf8'),
+      );
+    },
+    20 * MINUTES,
+  );
+
+  it(
+    'ports libinih (Meson)',
+    async () => {
+      const { code, result, stderr } = await port(join(corpus, 'libinih'), 'a');
+      expect(code, stderr).toBe(0);
+      expect(result).toMatchObject({ result: 'verified', buildSystem: 'meson' });
+    },
+    20 * MINUTES,
+  );
+
+  it(
+    'ports sl (plain Makefile) after installing the package of a missing header',
+    async () => {
+      const { code, result, stderr } = await port(join(corpus, 'sl'), 'a');
+      expect(code, stderr).toBe(0);
+      expect(result).toMatchObject({ result: 'verified', buildSystem: 'make' });
+      const state = readJson(join(outputs('a', 'sl'), 'state.json'));
+      expect(state.fixAttempts).toEqual([
+        expect.objectContaining({ source: 'heuristic', name: 'install-missing-package', outcome: 'applied' }),
+      ]);
+      expect(state.plan.packages).toContain('libncurses-dev');
+      expect(readFileSync(join(outputs('a', 'sl'), 'recipe.md'), 'utf8')).toContain('libncurses-dev');
+    },
+    20 * MINUTES,
+  );
+
+  it(
+    'escalates luajit clearly: no riscv64 backend',
+    async () => {
+      const { code, result } = await port(join(corpus, 'luajit'), 'a');
+      expect(code).toBe(1);
+      expect(result).toMatchObject({ result: 'escalated', errorCategory: 'ARCHITECTURE_IMPOSSIBLE' });
+      const escalation = readFileSync(join(outputs('a', 'luajit'), 'escalation.md'), 'utf8');
+      expect(escalation).toMatch(/No support for this architecture|Architecture not supported/);
+      expect(escalation).toMatch(/no riscv64 support/);
+    },
+    20 * MINUTES,
+  );
+
+  it(
+    'refuses a bad SOURCE with exit 1 before anything runs',
+    async () => {
+      const { code, stderr } = await port('https://example.invalid/x;rm -rf ~', 'a');
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/shell metacharacters/);
+      const missing = await port(join(work, 'no-such-dir'), 'a');
+      expect(missing.code).toBe(1);
+    },
+    2 * MINUTES,
+  );
+});
