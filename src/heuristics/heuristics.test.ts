@@ -108,6 +108,7 @@ describe('install-missing-package', () => {
     ['missing-library', 'library:ncurses', 'libncurses-dev'],
     ['missing-pkgconfig', 'pkgconfig:ogg', 'libogg-dev'],
     ['missing-command', 'command:help2man', 'help2man'],
+    ['automake-missing-help2man', 'command:help2man', 'help2man'],
   ])('reads %s and installs the package that provides it', async (name, key, pkg) => {
     const ctx = context(fixture(name));
     expect((await installMissingPackage.match(ctx))?.key).toBe(key);
@@ -280,6 +281,16 @@ describe('retry-with-one-job', () => {
     const match = await serialMake.match(ctx);
     const outcome = await serialMake.apply(ctx, match as NonNullable<typeof match>);
     expect(outcome.plan?.phases[1]?.commands).toEqual(['make -j1']);
+  });
+
+  it('retries a parallel build that raced its own output folder', async () => {
+    const race =
+      "gcc -c -o obj/arj.o arj.c\nAssembler messages:\nFatal error: can't create obj/arj.o: No such file or directory";
+    expect((await serialMake.match(context(race)))?.reason).toMatch(/raced/);
+  });
+
+  it('leaves other failures alone: a missing tool is not a race', async () => {
+    expect(await serialMake.match(context(fixture('automake-missing-help2man')))).toBeNull();
   });
 
   it('ignores a serial command', async () => {

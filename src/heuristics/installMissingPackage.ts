@@ -17,6 +17,9 @@ const PATTERNS: ReadonlyArray<{ kind: Kind; pattern: RegExp }> = [
       /(?:^|\s)(?:\/bin\/)?(?:sh|bash|dash)(?:: line \d+)?: (?:\d+: )?([\w+.-]+): (?:command )?not found/m,
   },
   { kind: 'command', pattern: /^make(?:\[\d+\])?: ([\w+.-]+): No such file or directory/m },
+  // automake's `missing` wrapper: "WARNING: 'help2man' is missing on your system."
+  { kind: 'command', pattern: /WARNING: '([\w+.-]+)' is missing on your system/ },
+  { kind: 'command', pattern: /^\S+: line \d+: ([\w+.-]+): command not found/m },
   { kind: 'command', pattern: /Can't exec "([\w+.-]+)": No such file or directory/ },
 ];
 

@@ -4,7 +4,8 @@ import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 const OUT_OF_MEMORY =
   /Killed signal terminated program|virtual memory exhausted|out of memory|Cannot allocate memory|signal 9/i;
 /** A parallel make racing itself: a target's folder or input not there yet. */
-const RACE = /No such file or directory|cannot create directory|Error 127|\*\*\* No rule to make target/;
+const RACE =
+  /(cannot create (regular file|directory)|can't create|cannot open output file|mv: cannot stat|cannot open .* for writing)[^\n]*No such file or directory/;
 const PARALLEL = /-j\s*"\$\(nproc\)"|-j\s*\d+|--jobs(=\d+)?/;
 
 /**
