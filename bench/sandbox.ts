@@ -35,7 +35,7 @@ const BUILDS: Build[] = [
     script: './configure --quiet && make -j2 --quiet',
   },
 ];
-const GO_BUILD = 'go build ./... && go vet ./...';
+const GO_BUILD = 'go build ./... && go test -count=1 ./...';
 
 const results: Array<{ what: string; mode: string; seconds: number; ok: boolean }> = [];
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -113,14 +113,14 @@ if (!values.only || values.only === 'golang-toml') {
   const toolsTree = imageTree(sandboxPaths(), tools?.key ?? '');
   record(
     'golang-toml',
-    'native x86_64 (same go, GOARCH=amd64)',
+    'native x86_64 (same go, GOARCH=amd64, no cgo)',
     await timeOnHost('golang-toml', GO_BUILD, (dir) => [
       'unshare',
       '--mount',
       '--',
       'sh',
       '-c',
-      `mkdir -p ${toolsTree}/mnt && mount --bind ${dir} ${toolsTree}/mnt && chroot ${toolsTree} env -i PATH=/usr/bin:/bin HOME=/tmp GOCACHE=/tmp/gocache-$$ GOARCH=amd64 GOFLAGS=-buildvcs=false sh -c 'cd /mnt && ${GO_BUILD}; s=$?; rm -rf /tmp/gocache-*; exit $s'`,
+      `mount -t proc proc ${toolsTree}/proc && mount --bind ${dir} ${toolsTree}/mnt && chroot ${toolsTree} env -i PATH=/usr/bin:/bin HOME=/mnt/.home GOCACHE=/mnt/.gocache GOARCH=amd64 CGO_ENABLED=0 GOFLAGS=-buildvcs=false sh -c 'cd /mnt && ${GO_BUILD}'`,
     ]),
   );
   record(
