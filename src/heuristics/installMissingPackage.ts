@@ -69,11 +69,15 @@ export const installMissingPackage: RecoveryHeuristic = {
         commands: [command],
       };
     }
+    // A tool or header found missing while building needs no new configure run.
+    const resumeAt =
+      ctx.failure.phase === 'build' || ctx.failure.phase === 'install' ? 'failed-phase' : 'start';
     return {
       applied: true,
       description: `installed ${pkg} (provides the ${kind} ${name})`,
       commands: [command],
       plan: withPackages(ctx.plan, [pkg]),
+      resumeAt,
     };
   },
 };

@@ -11,7 +11,14 @@ import { findPackageFor } from '../findPackageFor.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { normalizeAutotoolsTimestamps } from '../normalizeTimestamps.ts';
 import { type PortServices, portServices } from '../PortServices.ts';
-import type { BuildPlan, ErrorRecord, ExecutedCommand, FixAttempt, PortState } from '../PortState.ts';
+import type {
+  BuildPlan,
+  ErrorRecord,
+  ExecutedCommand,
+  FixAttempt,
+  PlanPhase,
+  PortState,
+} from '../PortState.ts';
 import { SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { routeBuildResult } from '../routes/routeBuildResult.ts';
 import { FUNDAMENTAL_BLOCKERS } from '../vocabulary.ts';
@@ -70,8 +77,18 @@ export const buildNode = FunctionNode<PortState>({
 
     let repairs = 0;
     const notes: string[] = [];
+    let resumePhase: string | null = null;
     restart: for (;;) {
-      phases: for (const phase of plan.phases.filter((p) => BUILD_PHASES.has(p.name))) {
+      const runnable: PlanPhase[] = plan.phases.filter((p) => BUILD_PHASES.has(p.name));
+      const resumeName: string | null = resumePhase;
+      const from: number = resumeName
+        ? Math.max(
+            0,
+            runnable.findIndex((p) => p.name === resumeName),
+          )
+        : 0;
+      resumePhase = null;
+      phases: for (const phase of runnable.slice(from) as PlanPhase[]) {
         for (const command of phase.commands) {
           svc.progress({ type: 'phase', phase: phase.name, command });
           const result = await runLogged(svc, sandbox, plan, phase.name, command, ctx);
@@ -133,9 +150,10 @@ export const buildNode = FunctionNode<PortState>({
               if (firing.outcome.applied) {
                 repairs++;
                 if (firing.outcome.plan) plan = firing.outcome.plan;
+                if (firing.outcome.resumeAt === 'failed-phase') resumePhase = phase.name;
                 await appendFile(
                   svc.buildLog,
-                  `\n### rvport: ${firing.heuristic}: ${firing.outcome.description}; running the plan again\n`,
+                  `\n### rvport: ${firing.heuristic}: ${firing.outcome.description}; going on from the ${resumePhase ?? 'first'} phase\n`,
                 );
                 continue restart;
               }
