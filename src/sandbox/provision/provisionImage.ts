@@ -1,4 +1,4 @@
-import { mkdir, readdir, rename } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runProcess } from '../../process/runProcess.ts';
 import { SandboxError } from '../errors.ts';
@@ -32,6 +32,8 @@ export async function provisionImage(
 ): Promise<ImageRecord> {
   const existing = await readImageRecord(paths, step.key);
   if (existing) return existing;
+  const restored = await restoreFromTarball(paths, step, progress);
+  if (restored) return restored;
   const started = performance.now();
   const temp = join(paths.images, `${TEMP_PREFIX}${step.key}-${process.pid}`);
   await removeTree(temp);
@@ -84,6 +86,43 @@ export async function provisionImage(
     await removeTree(temp).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * An image folder whose record and tarball are there but whose tree is not (removed to save space,
+ * or only the tarballs were copied from another machine): unpack the tree, atomically again.
+ */
+async function restoreFromTarball(
+  paths: SandboxPaths,
+  step: ProvisionStep,
+  progress: (message: string) => void,
+): Promise<ImageRecord | undefined> {
+  const dir = paths.image(step.key);
+  let record: ImageRecord;
+  try {
+    record = JSON.parse(await readFile(join(dir, IMAGE_RECORD), 'utf8')) as ImageRecord;
+    await stat(imageTarball(dir, record.kind));
+  } catch {
+    return undefined;
+  }
+  progress(`${step.key}: unpacking ${record.kind}.tar.zst`);
+  const temp = join(dir, `${TEMP_PREFIX}${IMAGE_TREE}-${process.pid}`);
+  await removeTree(temp);
+  await mkdir(temp);
+  await host([
+    'tar',
+    '--numeric-owner',
+    '--xattrs',
+    '--xattrs-include=*',
+    '-I',
+    'zstd -T0',
+    '-C',
+    temp,
+    '-xf',
+    imageTarball(dir, record.kind),
+  ]);
+  await rename(temp, join(dir, IMAGE_TREE));
+  return record;
 }
 
 /** Temporary folders of setups whose process is gone. */
