@@ -198,3 +198,23 @@ describe('isolation', () => {
     }
   }, 240_000);
 });
+
+describe('cleanup at start', () => {
+  it('detaches a mount left under the sandbox folder and removes the stale instance holding it', async () => {
+    const { cleanupStale, listInstances } = await import('../../src/sandbox/index.ts');
+    const paths = sandboxPaths();
+    const stale = await createSandbox({ mode: 'emulated' });
+    // as if a run of a process that no longer exists had left its merged root mounted
+    const record = join(paths.instance(stale.id), 'instance.json');
+    const json = JSON.parse(await readFile(record, 'utf8'));
+    await writeFile(record, JSON.stringify({ ...json, ownerPid: 2 ** 22 + 1 }));
+    const merged = join(paths.instance(stale.id), 'merged');
+    const { runProcess } = await import('../../src/process/runProcess.ts');
+    expect((await runProcess({ command: ['mount', '-t', 'tmpfs', 'leftover', merged] })).exitCode).toBe(0);
+    const report = await cleanupStale(paths);
+    expect(report.removedInstances).toContain(stale.id);
+    expect(report.unmounted).toContain(merged);
+    expect((await readFile('/proc/self/mountinfo', 'utf8')).includes(merged)).toBe(false);
+    expect((await listInstances(paths)).some((i) => i.id === stale.id)).toBe(false);
+  });
+});

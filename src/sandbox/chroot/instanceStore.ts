@@ -93,9 +93,8 @@ export interface CleanupReport {
 
 /**
  * Run at every start: what a killed rvport left behind. Instances whose owner is gone are removed
- * (unless kept), their leftover processes killed, and any mount under the sandbox folder
- * (normally there is none: instance mounts live in namespaces that die with their command) is
- * detached.
+ * (unless kept), their leftover processes killed and any mount left in their folder detached
+ * (normally there is none: instance mounts live in namespaces that die with their command).
  */
 export async function cleanupStale(paths: SandboxPaths): Promise<CleanupReport> {
   const report: CleanupReport = { removedInstances: [], killedProcesses: [], unmounted: [] };
@@ -110,11 +109,12 @@ export async function cleanupStale(paths: SandboxPaths): Promise<CleanupReport> 
         // gone meanwhile
       }
     }
+    // Only an owner-less instance's own folder: a live setup may have mounts elsewhere in the tree.
+    report.unmounted.push(...(await detachMountsUnder(layout.dir)));
     if (!record.keep) {
       await removeTree(layout.dir);
       report.removedInstances.push(record.id);
     }
   }
-  report.unmounted = await detachMountsUnder(paths.root);
   return report;
 }
