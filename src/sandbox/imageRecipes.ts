@@ -93,9 +93,12 @@ export function imageKey(recipe: ImageRecipe): string {
   return `${recipe.kind}-${recipe.suite}-${recipe.architecture}-${sha256(canonical).slice(0, 16)}`;
 }
 
-/** The accelerated layer depends on exactly one rootfs and one tools tree. */
+/** Bumped when the accelerated layer's script changes (only that layer is rebuilt). */
+export const ACCELERATED_LAYER_VERSION = 2;
+
+/** The accelerated layer depends on exactly one rootfs, one tools tree and its script. */
 export function acceleratedLayerKey(rootfsKey: string, toolsKey: string): string {
-  return `accel-${sha256(`${rootfsKey}\n${toolsKey}\n${IMAGE_FORMAT_VERSION}`).slice(0, 16)}`;
+  return `accel-${sha256(`${rootfsKey}\n${toolsKey}\n${IMAGE_FORMAT_VERSION}\n${ACCELERATED_LAYER_VERSION}`).slice(0, 16)}`;
 }
 
 function sha256(text: string): string {

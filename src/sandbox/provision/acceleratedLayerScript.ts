@@ -27,6 +27,8 @@ if [ -x ${NATIVE_GOROOT}/bin/go ]; then
   for tool in go gofmt; do
     [ -e /usr/bin/$tool ] || ln -s ${NATIVE_GOROOT}/bin/$tool /usr/bin/$tool
   done
+  # the standard library compiled for riscv64 once here, not again in every instance
+  HOME=/root go build std
 fi
 echo diverted: $(dpkg-divert --list 'riscv64-linux-gnu-*' | wc -l)
 `;
