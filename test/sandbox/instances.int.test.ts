@@ -68,6 +68,13 @@ describe('an emulated instance', () => {
       .map((l) => l.trim().split(':')[0])
       .filter(Boolean);
     expect(interfaces).toEqual(['lo']);
+    // loopback works without network: a test suite can talk to itself
+    const loopback = await box.run([
+      'python3',
+      '-c',
+      "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); socket.create_connection(s.getsockname()); print('loopback ok')",
+    ]);
+    expect(loopback.stdout).toBe('loopback ok\n');
     // a TCP connection to the apt mirror the image was made from
     const { rootfs } = await findImages();
     const mirror = new URL(rootfs?.mirror ?? 'http://invalid.');
