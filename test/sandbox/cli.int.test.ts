@@ -34,6 +34,17 @@ describe('rvport sandbox', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ exitCode: 4, stdout: 'out\n', mode: 'accelerated' });
   });
 
+  it('exec without a provisioned image says to run setup, exit 1', async () => {
+    const result = await runProcess({
+      command: [RVPORT, 'sandbox', 'exec', '--', 'true'],
+      env: { RVPORT_HOME: '/tmp/rvport-cli-empty-home' },
+      timeoutMs: 60_000,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('no riscv64 trixie image');
+    expect(result.stderr).toContain('rvport sandbox setup --mode accelerated');
+  });
+
   it('rejects an unknown mode', async () => {
     const result = await rvport(['sandbox', 'exec', '--mode', 'turbo', '--', 'true']);
     expect(result.exitCode).toBe(1);
