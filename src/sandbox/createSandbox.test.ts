@@ -11,7 +11,7 @@ describe('createSandbox', () => {
     for (const mode of ['emulated', 'accelerated'] as const) {
       const error = await createSandbox({ home, mode }).catch((e: unknown) => e);
       expect(isSandboxError(error) && error.code).toBe('image-missing');
-      expect(isSandboxError(error) && error.fix).toBe(`run: rvport sandbox setup --mode ${mode}`);
+      expect(isSandboxError(error) && error.fix).toBe(`rvport sandbox setup --mode ${mode}`);
     }
   });
 });

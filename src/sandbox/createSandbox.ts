@@ -26,7 +26,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
   const paths = sandboxPaths(options.home);
   await cleanupStale(paths);
   const images = await findImages(options.home, suite);
-  const setupHint = `run: rvport sandbox setup --mode ${mode}${suite === DEFAULT_SUITE ? '' : ` --suite ${suite}`}`;
+  const setupHint = `rvport sandbox setup --mode ${mode}${suite === DEFAULT_SUITE ? '' : ` --suite ${suite}`}`;
   if (!images.rootfs) {
     throw new SandboxError('image-missing', `no riscv64 ${suite} image in ${paths.images}`, setupHint);
   }
