@@ -37,7 +37,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     throw new SandboxError(
       'toolchain-mismatch',
       `accelerated mode refused: ${images.accel.refusedReason}`,
-      'use --mode emulated',
+      'rvport sandbox setup --mode emulated   (and --mode emulated for exec and port)',
     );
   }
   if (!images.tools || !images.accel) {

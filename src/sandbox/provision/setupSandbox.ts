@@ -67,7 +67,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
       throw new SandboxError(
         'no-mirror',
         "no Debian mirror found in this machine's apt sources (/etc/apt)",
-        'pass one with --mirror URL',
+        'rvport sandbox setup --mirror URL   (a Debian archive URL)',
       );
     }
     return mirror;
@@ -163,7 +163,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     throw new SandboxError(
       'toolchain-mismatch',
       `accelerated mode refused: ${accel.refusedReason}`,
-      'use --mode emulated',
+      'rvport sandbox setup --mode emulated   (and --mode emulated for exec and port)',
     );
   }
   const selfTest = await selfTestInstance(options.home, suite, mode);
