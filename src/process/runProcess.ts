@@ -73,8 +73,9 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
 
   return new Promise<ProcessResult>((resolve, reject) => {
     if (options.signal?.aborted) {
-      log?.end();
-      resolve(emptyResult(started, { aborted: true }));
+      const result = emptyResult(started, { aborted: true });
+      if (log) log.end(() => resolve(result));
+      else resolve(result);
       return;
     }
     const child = spawn(file, args, {
@@ -164,8 +165,9 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       settled = true;
-      log?.end();
-      reject(error);
+      // The log file is closed before the caller hears of the failure (it may remove the folder).
+      if (log) log.end(() => reject(error));
+      else reject(error);
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
