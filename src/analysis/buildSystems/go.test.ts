@@ -13,6 +13,9 @@ describe('go detector', () => {
     expect(go.detect(SourceTree.fromFiles({ 'main.go': 'package main' }), '')).toBeNull();
     expect(
       go.defaultPlan({ type: 'go', confidence: 0.9, dir: '.', evidence: [], details: {} })[0]?.commands,
-    ).toEqual(['go build ./...']);
+    ).toEqual([
+      'GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build -o build/bin/ ./...',
+      'GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go test -c -o build/test/ ./...',
+    ]);
   });
 });

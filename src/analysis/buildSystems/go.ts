@@ -9,10 +9,18 @@ export const go: BuildSystemDetector = {
     const module = /^module\s+(\S+)/m.exec(tree.read(path) ?? '')?.[1] ?? null;
     return { confidence: module ? 0.9 : 0.7, evidence: [path], details: { module } };
   },
+  // `go build ./...` of several packages writes no binary: name an output folder, so the main
+  // packages leave programs behind; `go test -c` compiles every package's tests into a program
+  // too, so a library module also yields riscv64 objects to verify. No toolchain downloads
+  // (GOTOOLCHAIN=local) and no VCS stamping (the tree is rvport's copy).
   defaultPlan() {
+    const env = 'GOTOOLCHAIN=local GOFLAGS=-buildvcs=false';
     return [
-      { name: 'build', commands: ['go build ./...'] },
-      { name: 'test', commands: ['go test ./...'] },
+      {
+        name: 'build',
+        commands: [`${env} go build -o build/bin/ ./...`, `${env} go test -c -o build/test/ ./...`],
+      },
+      { name: 'test', commands: [`${env} go test ./...`] },
     ];
   },
 };
