@@ -6,6 +6,7 @@ import {
   ensureContentsIndex,
 } from '../analysis/dependencies/ContentsIndex.ts';
 import { rvportHome } from '../config/rvportHome.ts';
+import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
 import type { EngineEvent } from '../engine/events.ts';
 import { resetWorkflow, runWorkflow } from '../engine/runWorkflow.ts';
 import { FileStateStore } from '../engine/stores/FileStateStore.ts';
@@ -15,10 +16,8 @@ import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
 import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
 import { createSandbox } from '../sandbox/createSandbox.ts';
 import { findImages, imageKeys } from '../sandbox/findImages.ts';
-import { DEFAULT_SUITE } from '../sandbox/imageRecipes.ts';
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
-import { debianMirror } from '../sources/debianMirror.ts';
 import { parseSource } from '../sources/parseSource.ts';
 import { type PortFiles, writeCacheHitOutputs, writePortOutputs } from './outputs/writePortOutputs.ts';
 import type { PortServices, SandboxProvider } from './PortServices.ts';
@@ -76,7 +75,7 @@ export async function runPort(
 ): Promise<PortResult> {
   const env = request.env ?? process.env;
   const home = rvportHome(env);
-  const suite = request.suite ?? DEFAULT_SUITE;
+  const suite = request.suite ?? DEFAULT_DEBIAN_SUITE;
   const spec = parseSource(request.source); // throws SourceError (bad input) before anything runs
   const outDir = resolve(request.out, spec.name);
   await mkdir(outDir, { recursive: true });

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeJsonAtomic } from '../sandbox/writeFileAtomic.ts';
+import { writeJsonAtomic } from '../fs/writeFileAtomic.ts';
 import { type RecipeEntry, recipeEntrySchema } from './RecipeEntry.ts';
 
 export class RecipeCacheError extends Error {

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 
 /** Bumped when the way an image is built changes, so old caches are not mistaken for new ones. */
 export const IMAGE_FORMAT_VERSION = 1;
-export const DEFAULT_SUITE = 'trixie';
+
+import { DEFAULT_DEBIAN_SUITE } from '../debian/debianMirror.ts';
+
+export const DEFAULT_SUITE = DEFAULT_DEBIAN_SUITE;
 
 /** What goes into one mmdebstrap tree; the cache key is a hash of exactly this. */
 export interface ImageRecipe {

@@ -5,7 +5,7 @@ export type { ChrootSandbox } from './chroot/ChrootSandbox.ts';
 export type { InstanceRecord } from './chroot/InstanceRecord.ts';
 export { cleanupStale, listInstances } from './chroot/instanceStore.ts';
 export { type CreateSandboxOptions, createSandbox, openSandbox } from './createSandbox.ts';
-export { discoverDebianMirror } from './discoverDebianMirror.ts';
+
 export { isSandboxError, SandboxError, type SandboxErrorCode } from './errors.ts';
 export { findImages, imageKeys, type SandboxImages } from './findImages.ts';
 export { type ImageRecord, listImages } from './imageStore.ts';

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DEBIAN_KEYRING, DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
 import { runProcess } from '../process/runProcess.ts';
 import type { StepOptions } from './acquireGit.ts';
 import type { Acquired } from './acquireSource.ts';
 import { extractTarball, sha256File } from './acquireTarball.ts';
-import { DEBIAN_KEYRING, DEFAULT_DEBIAN_SUITE, debianMirror } from './debianMirror.ts';
 import { commitTree } from './git.ts';
 import type { SourceSpec } from './parseSource.ts';
 import { SourceError } from './SourceError.ts';

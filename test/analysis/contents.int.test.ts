@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContentsIndex, ensureContentsIndex } from '../../src/analysis/dependencies/ContentsIndex.ts';
 import { resolveDependencies } from '../../src/analysis/dependencies/resolveDependencies.ts';
-import { debianMirror } from '../../src/sources/debianMirror.ts';
+import { debianMirror } from '../../src/debian/debianMirror.ts';
 
 // The real trixie riscv64 (+ all) Contents index, downloaded once into a cache shared by runs.
 const home = resolve(process.env.RVPORT_TEST_CACHE ?? join(homedir(), '.cache', 'rvport', 'test-home'));

@@ -7,11 +7,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
+import { DEBIAN_KEYRING } from '../../debian/debianMirror.ts';
 import { runProcess } from '../../process/runProcess.ts';
 
 export const CONTENTS_ARCH = 'riscv64';
 const MULTIARCH = 'riscv64-linux-gnu';
-export const DEBIAN_KEYRING = '/usr/share/keyrings/debian-archive-keyring.gpg';
+
 const DOWNLOAD_TIMEOUT_MS = 15 * 60 * 1000;
 
 /** The parts of the Contents index dependency resolution needs; the rest is dropped on download. */

@@ -1,8 +1,8 @@
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
+import { writeFileAtomic, writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
-import { writeFileAtomic, writeJsonAtomic } from '../../sandbox/writeFileAtomic.ts';
 import type { PortState } from '../PortState.ts';
 import { renderEscalation } from './renderEscalation.ts';
 import { renderReport } from './renderReport.ts';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { SandboxError } from '../errors.ts';
 import { imageTree } from '../imageStore.ts';
@@ -14,7 +15,6 @@ import {
   type SandboxSnapshot,
 } from '../Sandbox.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
-import { writeJsonAtomic } from '../writeFileAtomic.ts';
 import { INSTANCE_RECORD, type InstanceRecord } from './InstanceRecord.ts';
 import {
   type InstanceMounts,

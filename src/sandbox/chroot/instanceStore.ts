@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { SandboxError } from '../errors.ts';
 import { detachMountsUnder, removeTree } from '../removeTree.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
-import { writeJsonAtomic } from '../writeFileAtomic.ts';
 import { ChrootSandbox, instanceLayout } from './ChrootSandbox.ts';
 import type { InstanceRecord } from './InstanceRecord.ts';
 

@@ -1,11 +1,11 @@
 import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { SandboxError } from '../errors.ts';
 import { IMAGE_RECORD, IMAGE_TREE, type ImageRecord, imageTarball, readImageRecord } from '../imageStore.ts';
 import { removeTree } from '../removeTree.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
-import { writeJsonAtomic } from '../writeFileAtomic.ts';
 
 const TEMP_PREFIX = '.tmp-';
 

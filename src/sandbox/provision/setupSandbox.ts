@@ -1,11 +1,11 @@
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { debianMirror } from '../../debian/debianMirror.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import type { HostCheck } from '../checkHost.ts';
 import { instanceCommand } from '../chroot/instanceMounts.ts';
 import { compareToolchains } from '../compareToolchains.ts';
 import { createSandbox } from '../createSandbox.ts';
-import { discoverDebianMirror } from '../discoverDebianMirror.ts';
 import { readInstalledPackages } from '../dpkgStatus.ts';
 import { SandboxError } from '../errors.ts';
 import { imageKeys, type SandboxImages } from '../findImages.ts';
@@ -62,7 +62,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
   const keys = imageKeys(suite);
   let mirror = options.mirror;
   const needMirror = async () => {
-    mirror ??= await discoverDebianMirror();
+    mirror ??= debianMirror() ?? undefined;
     if (!mirror) {
       throw new SandboxError(
         'no-mirror',

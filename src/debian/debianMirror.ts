@@ -1,5 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** The Debian release of the sandbox and of `debian:` sources. */
+export const DEFAULT_DEBIAN_SUITE = 'trixie';
+/** Debian's archive keyring, which signs the Release files. */
+export const DEBIAN_KEYRING = '/usr/share/keyrings/debian-archive-keyring.gpg';
 
 /** A Debian archive URL: the path ends in `/debian` (security and ports archives do not). */
 const DEBIAN_ARCHIVE = /^https?:\/\/\S+\/debian\/?$/;
@@ -61,12 +66,16 @@ function oneLineUrls(text: string): string[] {
   return urls;
 }
 
-/** Reads the machine's apt sources (`/etc/apt` by default) and returns its Debian mirror. */
-export async function discoverDebianMirror(aptDir = '/etc/apt'): Promise<string | undefined> {
+/**
+ * The Debian archive this machine's apt already uses, read from its apt sources (`/etc/apt` by
+ * default). `RVPORT_DEBIAN_MIRROR` wins. Null when none is configured.
+ */
+export function debianMirror(env: NodeJS.ProcessEnv = process.env, aptDir = '/etc/apt'): string | null {
+  if (env.RVPORT_DEBIAN_MIRROR) return env.RVPORT_DEBIAN_MIRROR;
   const paths = [join(aptDir, 'sources.list')];
   const partsDir = join(aptDir, 'sources.list.d');
   try {
-    for (const name of (await readdir(partsDir)).sort()) {
+    for (const name of readdirSync(partsDir).sort()) {
       if (name.endsWith('.sources') || name.endsWith('.list')) paths.push(join(partsDir, name));
     }
   } catch {
@@ -75,10 +84,10 @@ export async function discoverDebianMirror(aptDir = '/etc/apt'): Promise<string 
   const files: Array<{ path: string; text: string }> = [];
   for (const path of paths) {
     try {
-      files.push({ path, text: await readFile(path, 'utf8') });
+      files.push({ path, text: readFileSync(path, 'utf8') });
     } catch {
       // unreadable or missing: skip
     }
   }
-  return findDebianMirror(files);
+  return findDebianMirror(files) ?? null;
 }

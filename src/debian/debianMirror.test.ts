@@ -1,8 +1,9 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { discoverDebianMirror, findDebianMirror } from './discoverDebianMirror.ts';
+import { debianMirror, findDebianMirror } from './debianMirror.ts';
 
 // Example hosts only (RFC 2606 names), never a real archive.
 describe('findDebianMirror', () => {
@@ -58,6 +59,38 @@ describe('findDebianMirror', () => {
     const dir = await mkdtemp(join(tmpdir(), 'rvport-apt-'));
     await mkdir(join(dir, 'sources.list.d'));
     await writeFile(join(dir, 'sources.list.d', 'a.list'), 'deb http://a.example.org/debian trixie main\n');
-    expect(await discoverDebianMirror(dir)).toBe('http://a.example.org/debian');
+    expect(debianMirror({}, dir)).toBe('http://a.example.org/debian');
+  });
+});
+
+function aptEtc(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rvport-apt-'));
+  mkdirSync(join(dir, 'sources.list.d'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+describe('debianMirror on apt folders', () => {
+  it('reads deb822 sources first', () => {
+    const etc = aptEtc({
+      'sources.list.d/debian.sources': 'Types: deb\nURIs: http://mirror.example/debian\nSuites: bookworm\n',
+      'sources.list': 'deb http://other.example/debian bookworm main\n',
+    });
+    expect(debianMirror({}, etc)).toBe('http://mirror.example/debian');
+  });
+
+  it('reads one-line sources, skipping security and options', () => {
+    const etc = aptEtc({
+      'sources.list':
+        '# comment\ndeb http://security.example/debian-security bookworm-security main\ndeb [arch=amd64] https://m.example/debian/ bookworm main\n',
+    });
+    expect(debianMirror({}, etc)).toBe('https://m.example/debian');
+  });
+
+  it('lets RVPORT_DEBIAN_MIRROR win and says null when nothing is configured', () => {
+    expect(debianMirror({ RVPORT_DEBIAN_MIRROR: 'http://x.example/debian' }, aptEtc({}))).toBe(
+      'http://x.example/debian',
+    );
+    expect(debianMirror({}, aptEtc({}))).toBeNull();
   });
 });
