@@ -263,7 +263,7 @@ export class ChrootSandbox implements Sandbox {
       durationMs: result.durationMs,
       timedOut: result.timedOut,
       aborted: result.aborted,
-      commandNotFound: result.exitCode === 127 && isCommandNotFound(result.stderr),
+      commandNotFound: result.exitCode === 127 && isCommandNotFound(result.stderr, command),
     };
   }
 
@@ -293,8 +293,15 @@ export class ChrootSandbox implements Sandbox {
 }
 
 /** setpriv (argv commands) and sh (command lines) say so in these words. */
-export function isCommandNotFound(stderr: string): boolean {
-  return /setpriv: failed to execute .*: No such file or directory|: (\d+: )?[^:\n]+: not found$/m.test(
-    stderr,
-  );
+/**
+ * Whether the program the caller named is missing (not a program that the command itself ran).
+ * An argv is started by setpriv, which says so; a command line runs in `sh -c`, where only a
+ * "not found" for its first word means the named program is missing.
+ */
+export function isCommandNotFound(stderr: string, command: string | readonly string[]): boolean {
+  if (/setpriv: failed to execute .*: No such file or directory/.test(stderr)) return true;
+  if (typeof command !== 'string') return false;
+  const first = command.trim().split(/\s+/)[0] ?? '';
+  const escaped = first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return first !== '' && new RegExp(`^sh: (\\d+: )?${escaped}: not found$`, 'm').test(stderr);
 }

@@ -4,11 +4,17 @@ import { isCommandNotFound } from './ChrootSandbox.ts';
 
 describe('isCommandNotFound', () => {
   it('recognises setpriv and sh wording only', () => {
-    expect(isCommandNotFound('setpriv: failed to execute frobnicate: No such file or directory\n')).toBe(
-      true,
-    );
-    expect(isCommandNotFound('sh: 1: frobnicate: not found\n')).toBe(true);
-    expect(isCommandNotFound('make: *** No rule to make target. Stop.\n')).toBe(false);
+    expect(
+      isCommandNotFound('setpriv: failed to execute frobnicate: No such file or directory\n', ['frobnicate']),
+    ).toBe(true);
+    expect(isCommandNotFound('sh: 1: frobnicate: not found\n', 'frobnicate --version')).toBe(true);
+    expect(isCommandNotFound('make: *** No rule to make target. Stop.\n', 'make')).toBe(false);
+  });
+
+  it('does not blame the named program for a program it ran itself', () => {
+    // `sh -c './configure'` exits 127 because ./configure is missing; sh itself is there.
+    expect(isCommandNotFound('sh: 1: ./configure: not found\n', ['sh', '-c', './configure'])).toBe(false);
+    expect(isCommandNotFound('sh: 1: help2man: not found\n', 'make && help2man x')).toBe(false);
   });
 });
 
