@@ -303,5 +303,5 @@ export function isCommandNotFound(stderr: string, command: string | readonly str
   if (typeof command !== 'string') return false;
   const first = command.trim().split(/\s+/)[0] ?? '';
   const escaped = first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return first !== '' && new RegExp(`^sh: (\\d+: )?${escaped}: not found$`, 'm').test(stderr);
+  return first !== '' && new RegExp(`^(/bin/)?sh: (\\d+: )?${escaped}: not found$`, 'm').test(stderr);
 }
