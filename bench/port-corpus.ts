@@ -2,7 +2,8 @@
 // verdict, build system, error category, attempts, wall time, tests. Usage:
 //   npx tsx bench/port-corpus.ts [NAME…]        (default: every package of the list)
 // The corpus is fetched first (../shared/corpus/fetch-debian-source into ~/.cache/rvport/corpus).
-// Each port uses --force (no recipe cache) and writes to a temporary output folder.
+// Each port uses --force (no recipe cache), a 20-minute limit per build command, and a temporary
+// output folder.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,8 @@ for (const { name, note } of packages) {
       '--force',
       '--offline',
       '--json',
+      '--timeout',
+      '1200',
       '--out',
       out,
     ],
