@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rvportHome } from '../../src/config/rvportHome.ts';
 import { ensureCorpus } from '../helpers/corpus.ts';
@@ -117,11 +118,20 @@ describe.sequential('rvport port on real packages', () => {
   );
 
   it(
-    'ports libinih (Meson)',
+    'ports libinih (Meson) and packages it with --package',
     async () => {
-      const { code, result, stderr } = await port(join(corpus, 'libinih'), 'a');
+      const { code, result, stderr } = await port(join(corpus, 'libinih'), 'a', '--package');
       expect(code, stderr).toBe(0);
       expect(result).toMatchObject({ result: 'verified', buildSystem: 'meson' });
+      const zip = unzipSync(readFileSync(join(outputs('a', 'libinih'), 'libinih-riscv64.zip')));
+      expect(Object.keys(zip)).toEqual(
+        expect.arrayContaining(['recipe.md', 'report.md', 'state.json', 'manifest.json']),
+      );
+      const library = Object.keys(zip).find((f) => f.startsWith('artifacts/') && /libinih\.so/.test(f));
+      expect(library, Object.keys(zip).join(', ')).toBeDefined();
+      expect(Buffer.from(zip[library as string] as Uint8Array).readUInt16LE(18)).toBe(243); // e_machine: RISC-V
+      const manifest = JSON.parse(Buffer.from(zip['manifest.json'] as Uint8Array).toString());
+      expect(manifest).toMatchObject({ package: 'libinih', verification: { verdict: 'verified' } });
     },
     20 * MINUTES,
   );
