@@ -1,4 +1,4 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const ELF_MAGIC = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
@@ -7,25 +7,30 @@ const THIN_AR_MAGIC = Buffer.from('!<thin>\n');
 
 /**
  * Files under `root` that look like objects (ELF or `ar` magic; never judged by name) and that the
- * build made or changed: not in `original` with the same size and modification time.
+ * build made or changed: not in `original` with the same content. (Content, not times: the build
+ * copy gets new timestamps, and objects shipped in the source are not the build's outputs.)
  */
 export async function findBuildOutputs(root: string, original: string | null): Promise<string[]> {
   const found: string[] = [];
-  await walk(root, '', async (rel, size, mtimeMs) => {
-    if (original) {
-      const before = await stat(join(original, rel)).catch(() => null);
-      if (before?.isFile() && before.size === size && Math.trunc(before.mtimeMs) === Math.trunc(mtimeMs))
-        return;
-    }
-    if (await hasObjectMagic(join(root, rel))) found.push(rel);
+  await walk(root, '', async (rel, size) => {
+    if (!(await hasObjectMagic(join(root, rel)))) return;
+    if (original && (await sameContent(join(original, rel), join(root, rel), size))) return;
+    found.push(rel);
   });
   return found.sort();
+}
+
+async function sameContent(before: string, after: string, size: number): Promise<boolean> {
+  const st = await stat(before).catch(() => null);
+  if (!st?.isFile() || st.size !== size) return false;
+  const [a, b] = await Promise.all([readFile(before), readFile(after)]);
+  return a.equals(b);
 }
 
 async function walk(
   root: string,
   rel: string,
-  onFile: (rel: string, size: number, mtimeMs: number) => Promise<void>,
+  onFile: (rel: string, size: number) => Promise<void>,
 ): Promise<void> {
   let entries: import('node:fs').Dirent[];
   try {
@@ -40,7 +45,7 @@ async function walk(
       await walk(root, path, onFile);
     } else if (entry.isFile()) {
       const st = await stat(join(root, path));
-      if (st.size >= 4) await onFile(path, st.size, st.mtimeMs);
+      if (st.size >= 4) await onFile(path, st.size);
     }
   }
 }
