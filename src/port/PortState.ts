@@ -33,6 +33,8 @@ export interface ErrorRecord {
   severity: Severity;
   /** The relevant part of the output (the tail, or the matched lines). */
   message: string;
+  /** The line that decided the category, when a rule matched one. */
+  evidence?: string;
   /** The message with volatile parts removed; equal signatures mean the same error. */
   signature: string;
 }

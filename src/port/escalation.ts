@@ -26,7 +26,7 @@ export function escalationReason(state: PortState): string | null {
   if (last?.category === 'PERMISSION') return 'a permission error, which a rebuild cannot fix';
   if (last?.category === 'DISK_SPACE') return 'the disk is full';
   if (last && FUNDAMENTAL_BLOCKERS.has(last.category))
-    return `a fundamental blocker (${last.category}): ${last.message.split('\n')[0]}`;
+    return `a fundamental blocker (${last.category}): ${last.evidence ?? last.message.split('\n')[0]}`;
   if (state.llm.costUsd > state.options.costCapUsd) {
     return `LLM cost $${state.llm.costUsd.toFixed(2)} passed the cap of $${state.options.costCapUsd.toFixed(2)}`;
   }

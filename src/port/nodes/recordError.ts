@@ -34,6 +34,7 @@ export function makeError(input: ErrorInput): ErrorRecord {
     category,
     severity: input.category ? severityOf(input.category) : classified.severity,
     message: `${evidence}${message}`,
+    ...(classified.evidence && !input.category ? { evidence: classified.evidence } : {}),
     signature: `${category}: ${errorSignature(classified.evidence || message)}`,
   };
 }
