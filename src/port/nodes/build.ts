@@ -185,12 +185,12 @@ export const buildNode = FunctionNode<PortState>({
   },
 });
 
+const BARE_METAL = 'the code is bare-metal (freestanding, its own boot code) for another architecture';
+
 /**
  * Errors that look like compile or assembler failures in a tree the scan found to be bare-metal
  * code cannot be fixed for riscv64 Linux: say so instead of letting the fixer try.
  */
-const BARE_METAL = 'the code is bare-metal (freestanding, its own boot code) for another architecture';
-
 function classifyInContext(state: PortState, error: ErrorRecord): ErrorRecord {
   const bareMetal = state.findings.some((f) => f.kind === 'bare-metal' && f.severity === 'high');
   if (bareMetal && ['COMPILATION', 'ARCHITECTURE', 'LINKING'].includes(error.category)) {
