@@ -41,11 +41,6 @@ export interface HeuristicOutcome {
   commands: string[];
   /** A changed plan (other commands, another folder, extra flags); absent when the plan stays. */
   plan?: BuildPlan;
-  /**
-   * Where the build goes on: from the failed phase (a tool was installed; what ran before is
-   * still good) or, by default, from the first phase (the tree or the configuration changed).
-   */
-  resumeAt?: 'failed-phase' | 'start';
 }
 
 /**

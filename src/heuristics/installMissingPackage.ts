@@ -69,16 +69,11 @@ export const installMissingPackage: RecoveryHeuristic = {
         commands: [command],
       };
     }
-    // A tool found missing while building needs no new configure run; a library or header does
-    // (configure may have left it out of the build when it did not find it).
-    const atBuild = ctx.failure.phase === 'build' || ctx.failure.phase === 'install';
-    const resumeAt = kind === 'command' && atBuild ? 'failed-phase' : 'start';
     return {
       applied: true,
       description: `installed ${pkg} (provides the ${kind} ${name})`,
       commands: [command],
       plan: withPackages(ctx.plan, [pkg]),
-      resumeAt,
     };
   },
 };

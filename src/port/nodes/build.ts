@@ -77,18 +77,9 @@ export const buildNode = FunctionNode<PortState>({
 
     let repairs = 0;
     const notes: string[] = [];
-    let resumePhase: string | null = null;
     restart: for (;;) {
       const runnable: PlanPhase[] = plan.phases.filter((p) => BUILD_PHASES.has(p.name));
-      const resumeName: string | null = resumePhase;
-      const from: number = resumeName
-        ? Math.max(
-            0,
-            runnable.findIndex((p) => p.name === resumeName),
-          )
-        : 0;
-      resumePhase = null;
-      phases: for (const phase of runnable.slice(from) as PlanPhase[]) {
+      phases: for (const phase of runnable) {
         for (const command of phase.commands) {
           svc.progress({ type: 'phase', phase: phase.name, command });
           const result = await runLogged(svc, sandbox, plan, phase.name, command, ctx);
@@ -150,10 +141,9 @@ export const buildNode = FunctionNode<PortState>({
               if (firing.outcome.applied) {
                 repairs++;
                 if (firing.outcome.plan) plan = firing.outcome.plan;
-                if (firing.outcome.resumeAt === 'failed-phase') resumePhase = phase.name;
                 await appendFile(
                   svc.buildLog,
-                  `\n### rvport: ${firing.heuristic}: ${firing.outcome.description}; going on from the ${resumePhase ?? 'first'} phase\n`,
+                  `\n### rvport: ${firing.heuristic}: ${firing.outcome.description}; running the plan again\n`,
                 );
                 continue restart;
               }
