@@ -8,6 +8,7 @@ import type { Sandbox, SandboxRunResult } from '../sandbox/Sandbox.ts';
 import { addLibatomic } from './addLibatomic.ts';
 import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
+import { disableDocumentation } from './disableDocumentation.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
@@ -234,6 +235,22 @@ describe('disable-x86-options', () => {
   });
 });
 
+describe('disable-documentation', () => {
+  it('configures without the documentation that cannot be built (libtheora)', async () => {
+    src('configure', '#!/bin/sh\n  --disable-spec          do not build spec\n  --disable-examples\n');
+    const ctx = context(fixture('doc-target-missing'));
+    const match = await disableDocumentation.match(ctx);
+    expect(match?.key).toBe('--disable-spec');
+    const outcome = await disableDocumentation.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.phases[0]?.commands).toEqual(['./configure --prefix=/usr --disable-spec']);
+  });
+
+  it('leaves failures outside the documentation alone', async () => {
+    src('configure', '#!/bin/sh\n  --disable-doc\n');
+    expect(await disableDocumentation.match(context(fixture('missing-header')))).toBeNull();
+  });
+});
+
 describe('python-imp-shim', () => {
   it('puts an imp module on PYTHONPATH', async () => {
     const ctx = context(fixture('python-imp'), { command: './waf configure' });
@@ -301,6 +318,7 @@ describe('retry-with-one-job', () => {
 describe('the registry', () => {
   it('offers each fixture to the right heuristic first', async () => {
     src('configure.ac');
+    src('configure', '#!/bin/sh\n  --disable-spec\n');
     const cases: Array<[string, string]> = [
       ['missing-header', 'install-missing-package'],
       ['config-guess-old', 'refresh-config-guess'],
@@ -309,6 +327,7 @@ describe('the registry', () => {
       ['obsolete-gcc-flag', 'drop-unsupported-compiler-flag'],
       ['python-imp', 'python-imp-shim'],
       ['atomic-16', 'link-libatomic'],
+      ['doc-target-missing', 'disable-documentation'],
     ];
     for (const [name, heuristic] of cases) {
       src('build-aux/config.guess');

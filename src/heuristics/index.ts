@@ -1,6 +1,7 @@
 import { addLibatomic } from './addLibatomic.ts';
 import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
+import { disableDocumentation } from './disableDocumentation.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
@@ -25,5 +26,6 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   dropUnsupportedCompilerFlags,
   addLibatomic,
   findBuildElsewhere,
+  disableDocumentation,
   serialMake,
 ];
