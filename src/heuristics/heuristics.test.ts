@@ -7,6 +7,7 @@ import { portState } from '../port/testing/portStateFixture.ts';
 import type { Sandbox, SandboxRunResult } from '../sandbox/Sandbox.ts';
 import { addLibatomic } from './addLibatomic.ts';
 import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
+import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
 import { disableX86Options } from './disableX86Options.ts';
@@ -190,6 +191,27 @@ describe('install-autoconf-macros', () => {
     expect(
       (await autoconfMacroPackage.apply(ctx, match as NonNullable<typeof match>)).plan?.packages,
     ).toEqual(['libltdl-dev']);
+  });
+});
+
+describe('autoconf-without-autoheader', () => {
+  it('generates configure with autoconf alone when autoheader fails on a shipped config.h.in (arj)', async () => {
+    const plan: BuildPlan = {
+      ...basePlan,
+      dir: 'gnu',
+      phases: [{ name: 'bootstrap', commands: ['autoreconf -fi'] }, ...basePlan.phases],
+    };
+    const ctx = context(
+      fixture('autoheader-missing-template'),
+      { phase: 'bootstrap', command: 'autoreconf -fi' },
+      plan,
+    );
+    expect(await autoconfWithoutAutoheader.match(ctx)).toBeNull(); // no config.h.in yet
+    src('gnu/config.h.in');
+    const match = await autoconfWithoutAutoheader.match(ctx);
+    expect(match?.key).toBe('gnu');
+    const outcome = await autoconfWithoutAutoheader.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.phases[0]).toEqual({ name: 'bootstrap', commands: ['autoconf'] });
   });
 });
 

@@ -1,5 +1,6 @@
 import { addLibatomic } from './addLibatomic.ts';
 import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
+import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
 import { disableX86Options } from './disableX86Options.ts';
@@ -20,6 +21,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   refreshConfigGuess,
   bootstrapAutotools,
   autoconfMacroPackage,
+  autoconfWithoutAutoheader,
   installMissingPackage,
   pythonImpShim,
   disableX86Options,
