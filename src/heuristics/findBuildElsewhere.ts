@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { BuildPlan } from '../port/PortState.ts';
+import { mapCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 const NO_MAKEFILE = /No targets specified and no makefile found|No rule to make target '(all|install)'/;
@@ -37,7 +38,19 @@ export const findBuildElsewhere: RecoveryHeuristic = {
     if (existsSync(join(dir, 'CMakeLists.txt')))
       return { key: `cmake:${ctx.plan.dir}`, reason: 'no makefile, but a CMakeLists.txt' };
     const sub = nearestMakefileDir(dir);
-    return sub ? { key: `dir:${sub}`, reason: `no makefile here, but one in ${sub}/` } : null;
+    if (sub) return { key: `dir:${sub}`, reason: `no makefile here, but one in ${sub}/` };
+    // configure in a subfolder that writes the makefile above it (arj: gnu/ makes ../GNUmakefile)
+    const src = join(ctx.sandbox.workspace, 'src');
+    for (let d = ctx.plan.dir; d !== '.' && d !== ''; d = posix.dirname(d)) {
+      const parent = posix.dirname(d);
+      if (MAKEFILES.some((m) => existsSync(join(src, parent, m)))) {
+        return {
+          key: `up:${parent}`,
+          reason: `no makefile here; configure wrote one in ${parent === '.' ? 'the source root' : `${parent}/`}`,
+        };
+      }
+    }
+    return null;
   },
   async apply(ctx, match) {
     if (match.key.startsWith('cmake:')) {
@@ -46,6 +59,21 @@ export const findBuildElsewhere: RecoveryHeuristic = {
         description: 'configure with CMake before building',
         commands: [],
         plan: cmakePlan(ctx.plan),
+      };
+    }
+    if (match.key.startsWith('up:')) {
+      const target = match.key.slice('up:'.length);
+      const where = target === '.' ? '"$RVPORT_SRC"' : `"$RVPORT_SRC/${target}"`;
+      const plan = mapCommands(ctx.plan, (c, phase) =>
+        ['build', 'test', 'install'].includes(phase) && /^make\b/.test(c)
+          ? c.replace(/^make\b/, `make -C ${where}`)
+          : c,
+      );
+      return {
+        applied: true,
+        description: `run make in ${target === '.' ? 'the source root' : `${target}/`}, where configure wrote the makefile`,
+        commands: [],
+        plan,
       };
     }
     const sub = match.key.slice('dir:'.length);

@@ -302,6 +302,19 @@ describe('find-the-build', () => {
     expect(outcome.plan?.buildSystem).toBe('cmake');
   });
 
+  it('runs make where configure wrote the makefile, above the configure folder (arj)', async () => {
+    src('gnu/configure');
+    src('GNUmakefile');
+    const plan: BuildPlan = { ...basePlan, dir: 'gnu' };
+    const match = await findBuildElsewhere.match(context(fixture('no-makefile'), {}, plan));
+    expect(match?.key).toBe('up:.');
+    const outcome = await findBuildElsewhere.apply(context('', {}, plan), match as NonNullable<typeof match>);
+    expect(outcome.plan?.phases.map((p) => p.commands[0])).toEqual([
+      './configure --prefix=/usr',
+      'make -C "$RVPORT_SRC" -j"$(nproc)"',
+    ]);
+  });
+
   it('moves into the subfolder that has the makefile', async () => {
     src('gnu/makefile');
     const match = await findBuildElsewhere.match(context(fixture('no-makefile')));
