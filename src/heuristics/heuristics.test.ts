@@ -15,6 +15,7 @@ import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts'
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { recoveryHeuristics } from './index.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
+import { permissiveOldC } from './permissiveOldC.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
 import type { HeuristicContext } from './RecoveryHeuristic.ts';
 import { refreshConfigGuess } from './refreshConfigGuess.ts';
@@ -292,6 +293,22 @@ describe('link-libatomic', () => {
   });
 });
 
+describe('permissive-old-c', () => {
+  it('builds old C with -fpermissive when GCC 14 rejects an implicit declaration (arj)', async () => {
+    const ctx = context(fixture('gcc14-implicit-declaration'));
+    expect((await permissiveOldC.match(ctx))?.reason).toMatch(/implicit declaration of function ‘fcloseall’/);
+    expect((await permissiveOldC.apply(ctx, { key: 'cflags', reason: '' })).plan?.env).toEqual({
+      CFLAGS: '-g -O2 -fpermissive',
+    });
+  });
+
+  it('leaves ordinary compile errors to others', async () => {
+    expect(
+      await permissiveOldC.match(context("foo.c:12:5: error: 'bar' undeclared (first use in this function)")),
+    ).toBeNull();
+  });
+});
+
 describe('find-the-build', () => {
   it('configures CMake first when make finds no makefile next to a CMakeLists.txt', async () => {
     src('CMakeLists.txt');
@@ -335,10 +352,9 @@ describe('retry-with-one-job', () => {
     expect(outcome.plan?.phases[1]?.commands).toEqual(['make -j1']);
   });
 
-  it('retries a parallel build that raced its own output folder', async () => {
-    const race =
-      "gcc -c -o obj/arj.o arj.c\nAssembler messages:\nFatal error: can't create obj/arj.o: No such file or directory";
-    expect((await serialMake.match(context(race)))?.reason).toMatch(/raced/);
+  it('retries a parallel build that raced its own output folder (arj)', async () => {
+    const ctx = context(fixture('parallel-race'), { command: 'make -C "$RVPORT_SRC" -j"$(nproc)"' });
+    expect((await serialMake.match(ctx))?.reason).toMatch(/raced/);
   });
 
   it('leaves other failures alone: a missing tool is not a race', async () => {
@@ -363,6 +379,7 @@ describe('the registry', () => {
       ['python-imp', 'python-imp-shim'],
       ['atomic-16', 'link-libatomic'],
       ['doc-target-missing', 'disable-documentation'],
+      ['gcc14-implicit-declaration', 'permissive-old-c'],
     ];
     for (const [name, heuristic] of cases) {
       src('build-aux/config.guess');

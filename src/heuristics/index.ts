@@ -7,6 +7,7 @@ import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
+import { permissiveOldC } from './permissiveOldC.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 import { refreshConfigGuess } from './refreshConfigGuess.ts';
@@ -27,6 +28,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   disableX86Options,
   dropUnsupportedCompilerFlags,
   addLibatomic,
+  permissiveOldC,
   findBuildElsewhere,
   disableDocumentation,
   serialMake,

@@ -1,0 +1,29 @@
+import { withEnv } from './planEdits.ts';
+import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+
+/**
+ * Old C that GCC 14 no longer accepts by default (implicit function declarations, implicit int,
+ * int-conversion, incompatible pointer types are errors since GCC 14): build with -fpermissive,
+ * which turns exactly those back into warnings, as GCC's porting notes advise.
+ */
+const GCC14_ERRORS =
+  /error: (implicit declaration of function|type defaults to ‘int’|type defaults to 'int')|\[-W(implicit-function-declaration|implicit-int|int-conversion|incompatible-pointer-types|return-mismatch|declaration-missing-parameter-type)\]/;
+
+/** The flags the build gets when nothing else sets them (autoconf's default, plus the switch). */
+export const PERMISSIVE_CFLAGS = '-g -O2 -fpermissive';
+
+export const permissiveOldC: RecoveryHeuristic = {
+  name: 'permissive-old-c',
+  description: "compile old C with -fpermissive (GCC 14's new errors become warnings again)",
+  match(ctx) {
+    const line = ctx.failure.output.split('\n').find((l) => GCC14_ERRORS.test(l) && /error/.test(l));
+    return line ? { key: 'cflags', reason: `GCC 14 rejects old C: ${line.trim()}` } : null;
+  },
+  async apply(ctx) {
+    const current = ctx.plan.env?.CFLAGS;
+    const plan = current
+      ? withEnv(ctx.plan, 'CFLAGS', '-fpermissive', 'append')
+      : withEnv(ctx.plan, 'CFLAGS', PERMISSIVE_CFLAGS);
+    return { applied: true, description: 'build with CFLAGS including -fpermissive', commands: [], plan };
+  },
+};
