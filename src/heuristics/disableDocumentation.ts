@@ -1,6 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { mapCommands } from './planEdits.ts';
+import {
+  NO_CONFIGURE_COMMAND,
+  offeredConfigureSwitches,
+  withConfigureSwitches,
+} from './configureSwitches.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /** The folder make was in when it failed: the last "Entering directory" before the first error. */
@@ -34,10 +36,7 @@ export const disableDocumentation: RecoveryHeuristic = {
   match(ctx) {
     const dir = failingDirectory(ctx.failure.output);
     if (!dir || !DOC_DIR.test(dir)) return null;
-    const configure = join(ctx.sandbox.workspace, 'src', ctx.plan.dir, 'configure');
-    if (!existsSync(configure)) return null;
-    const text = readFileSync(configure, 'utf8');
-    const offered = DOC_SWITCHES.filter((s) => new RegExp(`${s}(?![\\w-])`).test(text));
+    const offered = offeredConfigureSwitches(ctx, DOC_SWITCHES);
     return offered.length
       ? {
           key: offered.join(' '),
@@ -46,17 +45,14 @@ export const disableDocumentation: RecoveryHeuristic = {
       : null;
   },
   async apply(ctx, match) {
-    const plan = mapCommands(ctx.plan, (c, phase) =>
-      phase === 'configure' && /^\.\/configure\b/.test(c) && !c.includes(match.key) ? `${c} ${match.key}` : c,
-    );
-    const changed = JSON.stringify(plan) !== JSON.stringify(ctx.plan);
-    return changed
+    const plan = withConfigureSwitches(ctx.plan, match.key);
+    return plan
       ? {
           applied: true,
           description: `configure with ${match.key} (the documentation cannot be built here)`,
           commands: [],
           plan,
         }
-      : { applied: false, description: 'no ./configure command to add the switches to', commands: [] };
+      : { applied: false, description: NO_CONFIGURE_COMMAND, commands: [] };
   },
 };

@@ -1,6 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { mapCommands } from './planEdits.ts';
+import {
+  NO_CONFIGURE_COMMAND,
+  offeredConfigureSwitches,
+  withConfigureSwitches,
+} from './configureSwitches.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 const X86_TROUBLE =
@@ -28,10 +30,7 @@ export const disableX86Options: RecoveryHeuristic = {
   description: 'turn off the x86 assembly/SIMD options the build offers',
   match(ctx) {
     if (!X86_TROUBLE.test(ctx.failure.output)) return null;
-    const configure = join(ctx.sandbox.workspace, 'src', ctx.plan.dir, 'configure');
-    if (!existsSync(configure)) return null;
-    const text = readFileSync(configure, 'utf8');
-    const offered = OFF_SWITCHES.filter((s) => text.includes(s));
+    const offered = offeredConfigureSwitches(ctx, OFF_SWITCHES);
     return offered.length
       ? {
           key: offered.join(' '),
@@ -40,12 +39,9 @@ export const disableX86Options: RecoveryHeuristic = {
       : null;
   },
   async apply(ctx, match) {
-    const plan = mapCommands(ctx.plan, (c, phase) =>
-      phase === 'configure' && /^\.\/configure\b/.test(c) && !c.includes(match.key) ? `${c} ${match.key}` : c,
-    );
-    const changed = JSON.stringify(plan) !== JSON.stringify(ctx.plan);
-    return changed
+    const plan = withConfigureSwitches(ctx.plan, match.key);
+    return plan
       ? { applied: true, description: `configure with ${match.key}`, commands: [], plan }
-      : { applied: false, description: 'no ./configure command to add the switches to', commands: [] };
+      : { applied: false, description: NO_CONFIGURE_COMMAND, commands: [] };
   },
 };

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isProcessAlive } from '../../process/isProcessAlive.ts';
 import { StateFileError, WorkflowLockedError } from '../errors.ts';
 import type { WorkflowState } from '../types.ts';
 import type { StateStore } from './StateStore.ts';
@@ -82,21 +83,12 @@ export class FileStateStore implements StateStore {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const holder = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
-        if (Number.isInteger(holder) && isAlive(holder)) {
+        if (Number.isInteger(holder) && isProcessAlive(holder)) {
           throw new WorkflowLockedError(workflowId, holder);
         }
         rmSync(lockFile, { force: true }); // left behind by a process that died (e.g. SIGKILL)
       }
     }
     throw new WorkflowLockedError(workflowId, -1);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

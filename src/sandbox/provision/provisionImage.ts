@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
+import { isProcessAlive } from '../../process/isProcessAlive.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { SandboxError } from '../errors.ts';
 import { IMAGE_RECORD, IMAGE_TREE, type ImageRecord, imageTarball, readImageRecord } from '../imageStore.ts';
@@ -137,20 +138,11 @@ export async function removeAbandonedTemps(paths: SandboxPaths): Promise<string[
   for (const name of names) {
     if (!name.startsWith(TEMP_PREFIX)) continue;
     const pid = Number(/-(\d+)$/.exec(name)?.[1]);
-    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) continue;
+    if (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid)) continue;
     await removeTree(join(paths.images, name));
     removed.push(name);
   }
   return removed;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export async function diskUsage(path: string): Promise<number> {
