@@ -9,6 +9,7 @@ import { addLibatomic } from './addLibatomic.ts';
 import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
 import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
+import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
@@ -271,6 +272,18 @@ describe('disable-documentation', () => {
   it('leaves failures outside the documentation alone', async () => {
     src('configure', '#!/bin/sh\n  --disable-doc\n');
     expect(await disableDocumentation.match(context(fixture('missing-header')))).toBeNull();
+  });
+});
+
+describe('disable-auto-builddir', () => {
+  it("configures libffi in the tree when AX_ENABLE_BUILDDIR's wrapper fails", async () => {
+    const ctx = context(fixture('builddir-all-configured'));
+    expect(await disableAutoBuilddir.match(ctx)).toBeNull(); // configure does not offer the switch
+    src('configure', '#!/bin/sh\n  --disable-builddir      disable automatic build in subdir of sources\n');
+    const match = await disableAutoBuilddir.match(ctx);
+    expect(match?.key).toBe('--disable-builddir');
+    const outcome = await disableAutoBuilddir.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.phases[0]?.commands).toEqual(['./configure --prefix=/usr --disable-builddir']);
   });
 });
 

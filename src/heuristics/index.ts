@@ -2,6 +2,7 @@ import { addLibatomic } from './addLibatomic.ts';
 import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
 import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
+import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
@@ -30,6 +31,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   addLibatomic,
   permissiveOldC,
   findBuildElsewhere,
+  disableAutoBuilddir,
   disableDocumentation,
   serialMake,
 ];
