@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildPlan } from '../port/PortState.ts';
 import { mapCommands } from './planEdits.ts';
-import type { HeuristicContext } from './RecoveryHeuristic.ts';
+import type { HeuristicContext, HeuristicOutcome } from './RecoveryHeuristic.ts';
 
 /** Which of `candidates` the build's configure script offers (read from its text; never run). */
 export function offeredConfigureSwitches(ctx: HeuristicContext, candidates: readonly string[]): string[] {
@@ -20,4 +20,14 @@ export function withConfigureSwitches(plan: BuildPlan, switches: string): BuildP
   return JSON.stringify(next) === JSON.stringify(plan) ? null : next;
 }
 
-export const NO_CONFIGURE_COMMAND = 'no ./configure command to add the switches to';
+/** The outcome of adding `switches` to the configure command: applied, or why not. */
+export function configureWithSwitches(
+  plan: BuildPlan,
+  switches: string,
+  description: string,
+): HeuristicOutcome {
+  const next = withConfigureSwitches(plan, switches);
+  return next
+    ? { applied: true, description, commands: [], plan: next }
+    : { applied: false, description: 'no ./configure command to add the switches to', commands: [] };
+}

@@ -1,8 +1,4 @@
-import {
-  NO_CONFIGURE_COMMAND,
-  offeredConfigureSwitches,
-  withConfigureSwitches,
-} from './configureSwitches.ts';
+import { configureWithSwitches, offeredConfigureSwitches } from './configureSwitches.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /** autoconf-archive's AX_ENABLE_BUILDDIR wrapper makefile dispatching to a host folder that lacks the target. */
@@ -24,14 +20,10 @@ export const disableAutoBuilddir: RecoveryHeuristic = {
       : null;
   },
   async apply(ctx, match) {
-    const plan = withConfigureSwitches(ctx.plan, match.key);
-    return plan
-      ? {
-          applied: true,
-          description: 'configure with --disable-builddir (build in the tree)',
-          commands: [],
-          plan,
-        }
-      : { applied: false, description: NO_CONFIGURE_COMMAND, commands: [] };
+    return configureWithSwitches(
+      ctx.plan,
+      match.key,
+      'configure with --disable-builddir (build in the tree)',
+    );
   },
 };

@@ -1,8 +1,4 @@
-import {
-  NO_CONFIGURE_COMMAND,
-  offeredConfigureSwitches,
-  withConfigureSwitches,
-} from './configureSwitches.ts';
+import { configureWithSwitches, offeredConfigureSwitches } from './configureSwitches.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /** The folder make was in when it failed: the last "Entering directory" before the first error. */
@@ -45,14 +41,10 @@ export const disableDocumentation: RecoveryHeuristic = {
       : null;
   },
   async apply(ctx, match) {
-    const plan = withConfigureSwitches(ctx.plan, match.key);
-    return plan
-      ? {
-          applied: true,
-          description: `configure with ${match.key} (the documentation cannot be built here)`,
-          commands: [],
-          plan,
-        }
-      : { applied: false, description: NO_CONFIGURE_COMMAND, commands: [] };
+    return configureWithSwitches(
+      ctx.plan,
+      match.key,
+      `configure with ${match.key} (the documentation cannot be built here)`,
+    );
   },
 };

@@ -1,8 +1,4 @@
-import {
-  NO_CONFIGURE_COMMAND,
-  offeredConfigureSwitches,
-  withConfigureSwitches,
-} from './configureSwitches.ts';
+import { configureWithSwitches, offeredConfigureSwitches } from './configureSwitches.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 const X86_TROUBLE =
@@ -39,9 +35,6 @@ export const disableX86Options: RecoveryHeuristic = {
       : null;
   },
   async apply(ctx, match) {
-    const plan = withConfigureSwitches(ctx.plan, match.key);
-    return plan
-      ? { applied: true, description: `configure with ${match.key}`, commands: [], plan }
-      : { applied: false, description: NO_CONFIGURE_COMMAND, commands: [] };
+    return configureWithSwitches(ctx.plan, match.key, `configure with ${match.key}`);
   },
 };
