@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { BuildPlan, PlanPhase, PortState } from './PortState.ts';
 
@@ -5,6 +6,24 @@ import type { BuildPlan, PlanPhase, PortState } from './PortState.ts';
 export const SANDBOX_SRC = '/build/src';
 /** Where install steps put files (DESTDIR); commands see it as $RVPORT_DESTDIR. */
 export const SANDBOX_DEST = '/build/dest';
+
+/** Artifact paths under DESTDIR are reported as `DESTDIR/…`; the others are relative to the source root. */
+export const DESTDIR_PREFIX = 'DESTDIR/';
+
+/** Where an artifact lives: the instance's `src` or `dest` folder, and its path inside it. */
+export function artifactLocation(path: string): { folder: 'src' | 'dest'; rel: string } {
+  return path.startsWith(DESTDIR_PREFIX)
+    ? { folder: 'dest', rel: path.slice(DESTDIR_PREFIX.length) }
+    : { folder: 'src', rel: path };
+}
+
+/** Folder and environment of every command of a plan inside the sandbox. */
+export function planCommandContext(plan: BuildPlan | null): { cwd: string; env: Record<string, string> } {
+  return {
+    cwd: posix.join(SANDBOX_SRC, plan?.dir ?? '.'),
+    env: { ...plan?.env, RVPORT_SRC: SANDBOX_SRC, RVPORT_DESTDIR: SANDBOX_DEST },
+  };
+}
 
 /** Toolchains that are not in the sandbox image and come from Debian when the build needs them. */
 const TOOLCHAIN_PACKAGES: Record<string, string[]> = {

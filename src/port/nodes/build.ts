@@ -1,5 +1,5 @@
 import { appendFile, mkdir, rm } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import type { NodeRunContext } from '../../engine/types.ts';
 import type { HeuristicContext } from '../../heuristics/RecoveryHeuristic.ts';
@@ -19,7 +19,7 @@ import type {
   PlanPhase,
   PortState,
 } from '../PortState.ts';
-import { SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
+import { planCommandContext, SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { routeBuildResult } from '../routes/routeBuildResult.ts';
 import { FUNDAMENTAL_BLOCKERS } from '../vocabulary.ts';
 import { withAudit } from './audit.ts';
@@ -218,11 +218,11 @@ async function runLogged(
   command: string,
   ctx: NodeRunContext,
 ): Promise<SandboxRunResult> {
-  const cwd = posix.join(SANDBOX_SRC, plan.dir);
+  const { cwd, env } = planCommandContext(plan);
   await appendFile(svc.buildLog, `\n### [${phase}] (in ${cwd}) $ ${command}\n`);
   const result = await sandbox.run(command, {
     cwd,
-    env: { ...plan.env, RVPORT_SRC: SANDBOX_SRC, RVPORT_DESTDIR: SANDBOX_DEST },
+    env,
     timeoutMs: svc.commandTimeoutMs,
     logFile: svc.buildLog,
     signal: ctx.signal,

@@ -12,7 +12,7 @@ import { toRecipeEntry } from '../outputs/toRecipeEntry.ts';
 import { type PortServices, portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
 import { parseTestSummary } from '../parseTestSummary.ts';
-import { SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
+import { artifactLocation, planCommandContext, SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { routeFinishToNext } from '../routes/routeFinishToNext.ts';
 import { withAudit } from './audit.ts';
 
@@ -88,8 +88,7 @@ async function runTests(
   for (const command of commands) {
     svc.progress({ type: 'phase', phase: 'test', command });
     const result = await sandbox.run(command, {
-      cwd: posix.join(SANDBOX_SRC, state.plan?.dir ?? '.'),
-      env: { ...state.plan?.env, RVPORT_SRC: SANDBOX_SRC, RVPORT_DESTDIR: SANDBOX_DEST },
+      ...planCommandContext(state.plan),
       timeoutMs: svc.testTimeoutMs,
       logFile: svc.buildLog,
       signal: ctx.signal,
@@ -117,9 +116,8 @@ async function smokeRun(
     .slice(0, MAX_SMOKE_PROGRAMS);
   const results: PortState['smokeTests'] = [];
   for (const program of programs) {
-    const inside = program.path.startsWith('DESTDIR/')
-      ? posix.join(SANDBOX_DEST, program.path.slice(8))
-      : posix.join(SANDBOX_SRC, program.path);
+    const { folder, rel } = artifactLocation(program.path);
+    const inside = posix.join(folder === 'dest' ? SANDBOX_DEST : SANDBOX_SRC, rel);
     for (const flag of ['--version', '--help']) {
       svc.progress({ type: 'phase', phase: 'smoke', command: `${program.path} ${flag}` });
       const result = await sandbox.run([inside, flag], {
@@ -151,9 +149,8 @@ async function copyArtifactsOut(svc: PortServices, sandbox: Sandbox, state: Port
     .filter((a) => ['program', 'shared-library', 'static-library'].includes(a.role))
     .slice(0, MAX_COPIED_ARTIFACTS);
   for (const a of wanted) {
-    const from = a.path.startsWith('DESTDIR/')
-      ? join(sandbox.workspace, 'dest', a.path.slice(8))
-      : join(sandbox.workspace, 'src', a.path);
+    const { folder, rel } = artifactLocation(a.path);
+    const from = join(sandbox.workspace, folder, rel);
     await mkdir(dirname(join(target, a.path)), { recursive: true });
     await copyFile(from, join(target, a.path)).catch(() => {});
   }

@@ -7,6 +7,7 @@ import { BuildFixNode } from '../nodeNames.ts';
 import { rankArtifacts } from '../outputs/rankArtifacts.ts';
 import { portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
+import { DESTDIR_PREFIX } from '../planFromAnalysis.ts';
 import { routeVerifyResult } from '../routes/routeVerifyResult.ts';
 import { withAudit } from './audit.ts';
 import { makeError, recordError } from './recordError.ts';
@@ -27,7 +28,7 @@ export const verifyNode = FunctionNode<PortState>({
     const facts: ElfFacts[] = [];
     for (const [root, prefix, original] of [
       [join(sandbox.workspace, 'src'), '', state.source.dir ?? null],
-      [join(sandbox.workspace, 'dest'), 'DESTDIR/', null],
+      [join(sandbox.workspace, 'dest'), DESTDIR_PREFIX, null],
     ] as const) {
       for (const rel of await findBuildOutputs(root, original)) {
         const f = await inspectFile(join(root, rel));
