@@ -87,6 +87,17 @@ export interface PackageAnalysis {
 /** An architecture hazard found by the scripted scan (analysis/hazards). */
 export type ArchitectureFinding = Finding;
 
+export interface LlmUsageTotals {
+  /** HTTP exchanges (lines of llm-calls.jsonl). */
+  calls: number;
+  /** Input tokens read neither from nor into the prompt cache. */
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+}
+
 /** A command the port ran in the sandbox, in order; the recipe is made from the ones that worked. */
 export interface ExecutedCommand {
   phase: string;
@@ -152,7 +163,8 @@ export interface PortState {
   smokeTests: { program: string; command: string; exitCode: number; output: string }[];
   /** Compiler warnings in the build log that point at riscv64 hazards (char signedness, …). */
   hazardWarnings: string[];
-  llm: { calls: number; inputTokens: number; outputTokens: number; costUsd: number };
+  /** LLM use of the port: exchanges, tokens as the provider reported them, dollars. */
+  llm: LlmUsageTotals;
   timings: Record<string, number>;
   audit: AuditEvent[];
   optimizeRequested: boolean;
@@ -183,7 +195,7 @@ export function createPortState(source: SourceInfo, options: PortOptions): PortS
     tests: null,
     smokeTests: [],
     hazardWarnings: [],
-    llm: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    llm: { calls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
     timings: {},
     audit: [],
     optimizeRequested: options.optimize,

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   ContentsIndex,
@@ -11,6 +11,7 @@ import type { EngineEvent } from '../engine/events.ts';
 import { resetWorkflow, runWorkflow } from '../engine/runWorkflow.ts';
 import { FileStateStore } from '../engine/stores/FileStateStore.ts';
 import { recoveryHeuristics } from '../heuristics/index.ts';
+import { createLlmClient, loadLlmConfig } from '../llm/index.ts';
 import { RecipeCache } from '../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
 import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
@@ -38,7 +39,8 @@ export interface PortRequest {
   mode: SandboxMode;
   out: string;
   offline: boolean;
-  costCapUsd: number;
+  /** The LLM cost cap; the configuration's (default $1.00) when absent. */
+  costCapUsd?: number;
   keepSandbox: boolean;
   suite?: string;
   mirror?: string;
@@ -121,13 +123,28 @@ export async function runPort(
   const store = new FileStateStore(join(home, 'runs'));
   const existing = await store.load(runId);
   if (existing && (request.restart || existing.status === 'completed')) await resetWorkflow(runId, { store });
-  if (existing && !request.restart && existing.status !== 'completed') {
+  const resuming = !!existing && !request.restart && existing.status !== 'completed';
+  if (!resuming) {
+    // A new run starts its logs afresh; a resumed one appends to what the interrupted run wrote.
+    for (const file of ['build.log', 'llm-calls.jsonl']) await rm(join(outDir, file), { force: true });
+  }
+  if (resuming && existing) {
     io.progress({
       type: 'note',
       message: `resuming the interrupted port of ${spec.name} at ${existing.currentNode}`,
     });
   }
 
+  const llmConfig = await loadLlmConfig({
+    env,
+    home,
+    overrides: {
+      offline: request.offline,
+      ...(request.costCapUsd !== undefined ? { costCapUsd: request.costCapUsd } : {}),
+    },
+  });
+  const spentUsd = resuming ? ((existing?.context as PortState | undefined)?.llm?.costUsd ?? 0) : 0;
+  const llm = createLlmClient({ config: llmConfig, callLogPath: join(outDir, 'llm-calls.jsonl'), spentUsd });
   const sandbox = sandboxProvider({ home, suite, mode: request.mode, keep: request.keepSandbox, imageId });
   const services: PortServices = {
     home,
@@ -140,6 +157,7 @@ export async function runPort(
     commandTimeoutMs: request.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
     testTimeoutMs: request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
     progress: io.progress,
+    llm,
     suite,
     ...(request.mirror ? { mirror: request.mirror } : {}),
   };
@@ -147,7 +165,7 @@ export async function runPort(
     { spec: spec.raw, name: spec.name },
     {
       maxAttempts: request.maxAttempts,
-      costCapUsd: request.costCapUsd,
+      costCapUsd: llm.costCapUsd,
       offline: request.offline,
       mode: request.mode,
       optimize: request.optimize,
