@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
@@ -19,7 +20,8 @@ import { createSandbox } from '../sandbox/createSandbox.ts';
 import { findImages, imageKeys } from '../sandbox/findImages.ts';
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
-import { parseSource } from '../sources/parseSource.ts';
+import { headCommit } from '../sources/git.ts';
+import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
 import { type PortFiles, writeCacheHitOutputs, writePortOutputs } from './outputs/writePortOutputs.ts';
 import type { PortServices, SandboxProvider } from './PortServices.ts';
 import { createPortState, type PortState } from './PortState.ts';
@@ -85,7 +87,11 @@ export async function runPort(
   const imageId = request.mode === 'accelerated' ? keys.accel : keys.rootfs;
 
   if (!request.force && !request.optimize) {
-    const entry = await new RecipeCache(recipeCacheDir(env)).lookup(spec.name, imageId, { spec: spec.raw });
+    const commit = await localCommit(spec);
+    const entry = await new RecipeCache(recipeCacheDir(env)).lookup(spec.name, imageId, {
+      spec: spec.raw,
+      ...(commit ? { commit } : {}),
+    });
     if (entry) {
       const files = await writeCacheHitOutputs(entry, outDir);
       const verified = entry.verification.verdict === 'verified';
@@ -260,6 +266,15 @@ export async function runPort(
         files,
         message: `built, but no riscv64 output was proven: ${state.verification?.reason ?? 'no verification'}`,
       };
+}
+
+/**
+ * The commit a local git repository is at: a cache entry made from another commit of the same
+ * folder is not an answer for this one.
+ */
+async function localCommit(spec: SourceSpec): Promise<string | null> {
+  if (spec.kind !== 'directory' || !existsSync(join(spec.path, '.git'))) return null;
+  return headCommit(spec.path).catch(() => null);
 }
 
 function sandboxProvider(options: {
