@@ -1,3 +1,4 @@
+import { execSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import type { HeuristicContext } from './RecoveryHeuristic.ts';
 import { refreshConfigGuess } from './refreshConfigGuess.ts';
 import { runHeuristics } from './runHeuristics.ts';
 import { serialMake } from './serialMake.ts';
+import { skipDocumentationSubdir } from './skipDocumentationSubdir.ts';
 
 /** Real error output captured from the riscv64 sandbox (fixtures/capture.sh). */
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}.txt`, import.meta.url), 'utf8');
@@ -272,6 +274,30 @@ describe('disable-documentation', () => {
   it('leaves failures outside the documentation alone', async () => {
     src('configure', '#!/bin/sh\n  --disable-doc\n');
     expect(await disableDocumentation.match(context(fixture('missing-header')))).toBeNull();
+  });
+});
+
+describe('skip-documentation-subdir', () => {
+  it("leaves libtheora's doc folder out of SUBDIRS when its inputs are not in the release", async () => {
+    src('Makefile.in', 'AUTOMAKE_OPTIONS = foreign\nSUBDIRS = lib include doc tests m4 $(EXAMPLES_DIR)\n');
+    const ctx = context(fixture('doc-target-missing'));
+    const match = await skipDocumentationSubdir.match(ctx);
+    expect(match?.key).toBe('doc');
+    const outcome = await skipDocumentationSubdir.apply(ctx, match as NonNullable<typeof match>);
+    const sed = outcome.plan?.phases[0];
+    expect(sed?.name).toBe('prepare');
+    // The command really edits a Makefile.in as intended (run here with the host's sed).
+    const file = join(workspace, 'src', 'Makefile.in');
+    const command = sed?.commands[0]?.replace('$RVPORT_SRC', join(workspace, 'src')) ?? '';
+    execSync(command, { shell: '/bin/sh' });
+    expect(readFileSync(file, 'utf8')).toContain('SUBDIRS = lib include tests m4 $(EXAMPLES_DIR)\n');
+  });
+
+  it('needs the folder to be a word of its parent SUBDIRS', async () => {
+    src('Makefile.in', 'SUBDIRS = lib docstrings\n');
+    expect(await skipDocumentationSubdir.match(context(fixture('doc-target-missing')))).toBeNull();
+    src('Makefile.in', 'SUBDIRS = lib doc\n');
+    expect(await skipDocumentationSubdir.match(context(fixture('missing-header')))).toBeNull();
   });
 });
 

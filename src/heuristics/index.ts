@@ -13,6 +13,7 @@ import { pythonImpShim } from './pythonImpShim.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 import { refreshConfigGuess } from './refreshConfigGuess.ts';
 import { serialMake } from './serialMake.ts';
+import { skipDocumentationSubdir } from './skipDocumentationSubdir.ts';
 
 /**
  * Every recovery heuristic, in the order they are offered a failure (the first match wins).
@@ -33,5 +34,6 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   findBuildElsewhere,
   disableAutoBuilddir,
   disableDocumentation,
+  skipDocumentationSubdir,
   serialMake,
 ];
