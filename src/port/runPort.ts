@@ -86,12 +86,15 @@ export async function runPort(
   const keys = imageKeys(suite);
   const imageId = request.mode === 'accelerated' ? keys.accel : keys.rootfs;
 
-  if (!request.force && !request.optimize) {
-    const commit = await localCommit(spec);
-    const entry = await new RecipeCache(recipeCacheDir(env)).lookup(spec.name, imageId, {
-      spec: spec.raw,
-      ...(commit ? { commit } : {}),
-    });
+  const commit = await localCommit(spec);
+  const cached = request.force
+    ? undefined
+    : await new RecipeCache(recipeCacheDir(env)).lookup(spec.name, imageId, {
+        spec: spec.raw,
+        ...(commit ? { commit } : {}),
+      });
+  if (!request.optimize) {
+    const entry = cached;
     if (entry) {
       const files = await writeCacheHitOutputs(entry, outDir);
       const verified = entry.verification.verdict === 'verified';
@@ -178,6 +181,8 @@ export async function runPort(
       force: request.force,
     },
   );
+  // With --optimize a verified entry is built again from its plan (then performance mode runs).
+  if (request.optimize && cached?.verification.verdict === 'verified') initial.cachedRecipe = cached;
   const started = Date.now();
   let result: Awaited<ReturnType<typeof runWorkflow<PortState>>>;
   try {
