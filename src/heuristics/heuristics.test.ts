@@ -17,6 +17,7 @@ import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts'
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { recoveryHeuristics } from './index.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
+import { mcmodelMedany } from './mcmodelMedany.ts';
 import { permissiveOldC } from './permissiveOldC.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
 import type { HeuristicContext } from './RecoveryHeuristic.ts';
@@ -277,6 +278,31 @@ describe('disable-documentation', () => {
   });
 });
 
+describe('mcmodel-medany', () => {
+  it('compiles with -mcmodel=medany when the code outgrew medlow, keeping flags already set', async () => {
+    const ctx = context(
+      fixture('relocation-truncated'),
+      {},
+      { ...basePlan, env: { CFLAGS: '-g -O2 -fpermissive' } },
+    );
+    const match = await mcmodelMedany.match(ctx);
+    expect(match?.key).toBe('mcmodel-medany');
+    const outcome = await mcmodelMedany.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.env).toMatchObject({
+      CFLAGS: '-g -O2 -fpermissive -mcmodel=medany',
+      CXXFLAGS: '-g -O2 -mcmodel=medany',
+    });
+  });
+
+  it('does not fire when only the start files are out of reach', async () => {
+    const onlyCrt = fixture('relocation-truncated')
+      .split('\n')
+      .filter((l) => !l.startsWith('m.c:'))
+      .join('\n');
+    expect(await mcmodelMedany.match(context(onlyCrt))).toBeNull();
+  });
+});
+
 describe('skip-documentation-subdir', () => {
   it("leaves libtheora's doc folder out of SUBDIRS when its inputs are not in the release", async () => {
     src('Makefile.in', 'AUTOMAKE_OPTIONS = foreign\nSUBDIRS = lib include doc tests m4 $(EXAMPLES_DIR)\n');
@@ -419,6 +445,7 @@ describe('the registry', () => {
       ['atomic-16', 'link-libatomic'],
       ['doc-target-missing', 'disable-documentation'],
       ['gcc14-implicit-declaration', 'permissive-old-c'],
+      ['relocation-truncated', 'mcmodel-medany'],
     ];
     for (const [name, heuristic] of cases) {
       src('build-aux/config.guess');

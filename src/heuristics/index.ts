@@ -8,6 +8,7 @@ import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
+import { mcmodelMedany } from './mcmodelMedany.ts';
 import { permissiveOldC } from './permissiveOldC.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
@@ -30,6 +31,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   disableX86Options,
   dropUnsupportedCompilerFlags,
   addLibatomic,
+  mcmodelMedany,
   permissiveOldC,
   findBuildElsewhere,
   disableAutoBuilddir,
