@@ -6,6 +6,7 @@ import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import type { Sandbox } from '../../sandbox/Sandbox.ts';
+import { fewShotPath, toFewShotExample } from '../llm/fewShot.ts';
 import { PortNode } from '../nodeNames.ts';
 import { renderRecipe } from '../outputs/renderRecipe.ts';
 import { toRecipeEntry } from '../outputs/toRecipeEntry.ts';
@@ -168,23 +169,10 @@ async function hazardWarningsIn(buildLog: string): Promise<string[]> {
   ].slice(0, 50);
 }
 
-/** A verified port teaches later ones: its build system, errors and the repairs that worked. */
+/** A verified port teaches later ones: its plan, errors, repairs, LLM fixes and patches. */
 async function saveFewShot(svc: PortServices, state: PortState): Promise<void> {
-  const dir = join(svc.home, 'fewshot', state.plan?.buildSystem ?? 'unknown');
-  await mkdir(dir, { recursive: true });
-  await writeJsonAtomic(join(dir, `${state.source.name}.json`), {
-    package: state.source.name,
-    imageId: svc.sandbox.imageId,
-    buildSystem: state.plan?.buildSystem,
-    plan: state.plan,
-    errors: state.errors.map((e) => ({ category: e.category, signature: e.signature })),
-    repairs: state.fixAttempts
-      .filter((f) => f.outcome === 'applied')
-      .map((f) => ({
-        source: f.source,
-        name: f.name,
-        description: f.description,
-        commands: f.commands ?? [],
-      })),
-  });
+  const example = toFewShotExample(state, svc.sandbox.imageId);
+  const file = fewShotPath(svc.home, example.buildSystem, example.package);
+  await mkdir(dirname(file), { recursive: true });
+  await writeJsonAtomic(file, example);
 }
