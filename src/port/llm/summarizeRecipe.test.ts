@@ -100,7 +100,7 @@ describe('summarizeRecipe (LLM summarizer)', () => {
     expect(request).toMatchObject({ role: 'summarizer', schemaName: 'recipe' });
     const content = request?.messages[0]?.content ?? '';
     expect(content).toContain('## Must appear verbatim');
-    expect(content).toContain('    make -j"$(nproc)"');
+    expect(content).toContain('\nmake -j"$(nproc)"\n```');
     expect(content).toContain('=== patches/0001-char.patch ===');
     expect(content).toContain('package tests: 10 passed, 0 failed');
   });

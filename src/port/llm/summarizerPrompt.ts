@@ -57,8 +57,10 @@ export function summarizerPrompt(
   const content = [
     `Package: ${state.source.name} (source: ${state.source.spec})`,
     '',
-    '## Must appear verbatim',
-    ...required.map((line) => `    ${line}`),
+    '## Must appear verbatim (each line exactly as in this block)',
+    '```sh',
+    ...required,
+    '```',
     '',
     '## Commands that worked, by phase',
     ...steps.map((c) => `- [${c.phase}] ${c.command}`),
