@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LlmRequest } from '../../llm/index.ts';
+import { fewShotPath, toFewShotExample } from '../llm/fewShot.ts';
 import type { BuildPlan, PortState } from '../PortState.ts';
 import { FakeSandbox, fakePortServices, runPortNode, scriptedLlm } from '../testing/fakePortServices.ts';
 import { anError, portState } from '../testing/portStateFixture.ts';
@@ -106,6 +107,23 @@ describe('fix node', () => {
       patchesBefore: [],
     });
     expect(update.llm).toMatchObject({ calls: 2, inputTokens: 200, outputTokens: 20 });
+  });
+
+  it('shows the fixer verified ports with a similar error from the same sandbox', async () => {
+    const llm = scriptedLlm((r) =>
+      by('inspection')(r) ? { value: { reasoning: '', commands: [] } } : { value: fix() },
+    );
+    const services = fakePortServices(new FakeSandbox(), { llm });
+    const other = portState({
+      source: { spec: 'y', name: 'otherpkg' },
+      plan: { ...plan, phases: [{ name: 'build', commands: ['make CFLAGS=-DOWN_STRNLEN'] }] },
+      errors: [anError('COMPILATION', "conflicting types for 'strnlen' in str.c")],
+    });
+    const file = fewShotPath(services.home, 'make', 'otherpkg');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(toFewShotExample(other, 'fake-image')));
+    await runPortNode(fixNode, failedState(), services);
+    expect(llm.requests[0]?.messages[0]?.content).toContain('otherpkg');
   });
 
   it('answers a refused proposal once with the reason, then takes the second', async () => {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import { lastCommandOutput, referencedExcerpts, referencedFiles } from '../llm/failureContext.ts';
+import { findFewShotExamples, renderFewShot } from '../llm/fewShot.ts';
 import { costCapReason } from '../llm/llmUsage.ts';
 import { type AcceptedFix, proposeFix } from '../llm/proposeFix.ts';
 import { BuildFixNode } from '../nodeNames.ts';
@@ -10,6 +11,10 @@ import type { BuildPlan, FixAttempt, PlanPhase, PortState } from '../PortState.t
 import { patchFileName } from '../patches/sourcePatches.ts';
 import { routeFixResult } from '../routes/routeFixResult.ts';
 import { withAudit } from './audit.ts';
+
+/** Verified ports shown to the fixer, at most, and the tokens they may take. */
+const FIXER_FEW_SHOT = 2;
+const FIXER_FEW_SHOT_TOKENS = 800;
 
 /**
  * Proposes and applies one fix with the LLM fixer (fixer role): an inspection round, then one
@@ -46,9 +51,16 @@ export const fixNode = FunctionNode<PortState>({
       join(sandbox.workspace, 'src'),
       referencedFiles(output, state.plan.dir),
     );
+    const examples = await findFewShotExamples(svc.home, {
+      imageId: svc.sandbox.imageId,
+      buildSystem: state.plan.buildSystem,
+      errorText: `${last.evidence ?? ''}\n${last.message}`,
+      limit: FIXER_FEW_SHOT,
+    });
+    const fewShot = renderFewShot(examples, FIXER_FEW_SHOT_TOKENS);
     const turn = await proposeFix(
       state,
-      { state, error: last, output, files },
+      { state, error: last, output, files, fewShot },
       {
         llm: svc.llm,
         sandbox,
