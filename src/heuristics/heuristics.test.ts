@@ -12,6 +12,7 @@ import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
+import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
@@ -300,6 +301,24 @@ describe('mcmodel-medany', () => {
       .filter((l) => !l.startsWith('m.c:'))
       .join('\n');
     expect(await mcmodelMedany.match(context(onlyCrt))).toBeNull();
+  });
+});
+
+describe('disable-examples', () => {
+  it('configures libtheora without the example programs that no longer build', async () => {
+    src('configure', '#!/bin/sh\n  --disable-spec\n  --disable-examples      Disable examples\n');
+    const ctx = context(fixture('examples-link-failure'));
+    const match = await disableExamples.match(ctx);
+    expect(match?.key).toBe('--disable-examples');
+    const outcome = await disableExamples.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.phases[0]?.commands).toEqual(['./configure --prefix=/usr --disable-examples']);
+  });
+
+  it('leaves failures outside example folders, and configures without the switch, alone', async () => {
+    src('configure', '#!/bin/sh\n  --disable-examples\n');
+    expect(await disableExamples.match(context(fixture('doc-target-missing')))).toBeNull();
+    src('configure', '#!/bin/sh\n');
+    expect(await disableExamples.match(context(fixture('examples-link-failure')))).toBeNull();
   });
 });
 

@@ -4,6 +4,7 @@ import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
+import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
@@ -32,6 +33,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   dropUnsupportedCompilerFlags,
   addLibatomic,
   mcmodelMedany,
+  // Before -fpermissive: example programs that fail are left out rather than compiled leniently.
+  disableExamples,
   permissiveOldC,
   findBuildElsewhere,
   disableAutoBuilddir,
