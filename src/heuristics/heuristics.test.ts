@@ -12,6 +12,7 @@ import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
+import { disableDownloadingOption, enclosingSwitch } from './disableDownloadingOption.ts';
 import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
@@ -301,6 +302,49 @@ describe('mcmodel-medany', () => {
       .filter((l) => !l.startsWith('m.c:'))
       .join('\n');
     expect(await mcmodelMedany.match(context(onlyCrt))).toBeNull();
+  });
+});
+
+describe('disable-downloading-option', () => {
+  const cmakePlan: BuildPlan = {
+    ...basePlan,
+    buildSystem: 'cmake',
+    phases: [
+      {
+        name: 'configure',
+        commands: ['cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr'],
+      },
+      { name: 'build', commands: ['cmake --build build'] },
+    ],
+  };
+  const CMAKE =
+    'cmake_minimum_required(VERSION 3.14)\nproject(demo C CXX)\noption(DEMO_BUILD_TESTS "Build the tests" ON)\nadd_library(demo demo.c)\nif(DEMO_BUILD_TESTS)\n  include(FetchContent)\n  FetchContent_Declare(googletest URL https://downloads.example.invalid/googletest-1.14.0.zip)\n  FetchContent_MakeAvailable(googletest)\nendif()\n';
+
+  it('configures without the tests whose googletest download fails (captured from the sandbox)', async () => {
+    src('CMakeLists.txt', CMAKE);
+    const ctx = context(fixture('cmake-fetchcontent'), {}, cmakePlan);
+    const match = await disableDownloadingOption.match(ctx);
+    expect(match?.key).toBe('DEMO_BUILD_TESTS');
+    const outcome = await disableDownloadingOption.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.phases[0]?.commands[0]).toMatch(
+      /-DCMAKE_INSTALL_PREFIX=\/usr -DDEMO_BUILD_TESTS=OFF$/,
+    );
+    expect(outcome.plan?.phases[1]?.commands[0]).toBe('cmake --build build');
+  });
+
+  it('leaves an unconditional download alone: nothing optional to turn off', async () => {
+    src('CMakeLists.txt', CMAKE.replace('if(DEMO_BUILD_TESTS)', 'if(TRUE)'));
+    expect(
+      await disableDownloadingOption.match(context(fixture('cmake-fetchcontent'), {}, cmakePlan)),
+    ).toBeNull();
+  });
+
+  it('finds the innermost plain switch around a line', () => {
+    const text = 'if(BUILD_TESTING)\n  if(WIN32)\n  endif()\n  if(NOT X)\n    fetch()\n  endif()\nendif()\n';
+    expect(enclosingSwitch(text, 5)).toBe('BUILD_TESTING');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: CMake's own ${VAR} syntax
+    expect(enclosingSwitch('if(${WITH_BENCH})\nfetch()\n', 2)).toBe('WITH_BENCH');
+    expect(enclosingSwitch('fetch()\n', 1)).toBeNull();
   });
 });
 

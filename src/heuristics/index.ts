@@ -4,6 +4,7 @@ import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
+import { disableDownloadingOption } from './disableDownloadingOption.ts';
 import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
@@ -29,6 +30,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   autoconfWithoutAutoheader,
   installMissingPackage,
   pythonImpShim,
+  disableDownloadingOption,
   disableX86Options,
   dropUnsupportedCompilerFlags,
   addLibatomic,
