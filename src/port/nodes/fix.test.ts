@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { LlmRequest } from '../../llm/index.ts';
 import { fewShotPath, toFewShotExample } from '../llm/fewShot.ts';
 import type { BuildPlan, PortState } from '../PortState.ts';
-import { FakeSandbox, fakePortServices, runPortNode, scriptedLlm } from '../testing/fakePortServices.ts';
+import { type FakeLlmAnswer, fakeLlmClient } from '../testing/fakeLlmClient.ts';
+import { FakeSandbox, fakePortServices, runPortNode } from '../testing/fakePortServices.ts';
 import { anError, portState } from '../testing/portStateFixture.ts';
 import { fixNode } from './fix.ts';
 
@@ -61,6 +62,9 @@ const fix = (over: Record<string, unknown> = {}) => ({
 });
 
 const by = (name: string) => (r: LlmRequest) => r.schemaName === name;
+/** A fake fixer answering by request, each call 100 tokens in and 10 out. */
+const scriptedLlm = (answer: (r: LlmRequest) => FakeLlmAnswer) =>
+  fakeLlmClient((r) => ({ usage: { input: 100, output: 10 }, ...answer(r) }) as FakeLlmAnswer);
 
 describe('fix node', () => {
   it('escalates without an LLM, as the seed says', async () => {
@@ -175,9 +179,7 @@ describe('fix node', () => {
 
   it('escalates when the fixer gives no valid answer', async () => {
     const llm = scriptedLlm((r) =>
-      by('inspection')(r)
-        ? { value: { reasoning: '', commands: [] } }
-        : { outcome: 'invalid', text: 'not json' },
+      by('inspection')(r) ? { value: { reasoning: '', commands: [] } } : { outcome: 'invalid' },
     );
     const update = await runPortNode(fixNode, failedState(), fakePortServices(new FakeSandbox(), { llm }));
     expect(update.buildStatus).toBe('ESCALATED');

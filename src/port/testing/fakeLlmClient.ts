@@ -10,15 +10,17 @@ export interface FakeLlmClient extends LlmClient {
 }
 
 /**
- * An `LlmClient` for node tests: each call takes the next scripted answer and records the
- * request. A scripted value goes through the request's schema as a real reply would (a value the
+ * An `LlmClient` for node tests: each call takes the next scripted answer (or asks a function,
+ * e.g. by schema name) and records the request. A scripted value goes through the request's schema as a real reply would (a value the
  * schema refuses comes back `invalid`). An empty script answers `error`.
  */
 export function fakeLlmClient(
-  answers: FakeLlmAnswer[],
+  answers: FakeLlmAnswer[] | ((request: LlmRequest) => FakeLlmAnswer),
   options: { offline?: boolean; costCapUsd?: number } = {},
 ): FakeLlmClient {
-  const queue = [...answers];
+  const queue = typeof answers === 'function' ? [] : [...answers];
+  const next = (request: LlmRequest): FakeLlmAnswer | undefined =>
+    typeof answers === 'function' ? answers(request) : queue.shift();
   const requests: LlmRequest[] = [];
   let spent = 0;
   let exchanges = 0;
@@ -36,7 +38,7 @@ export function fakeLlmClient(
     costCapReached: () => spent >= (options.costCapUsd ?? 1),
     async complete<T>(request: LlmRequest<T>): Promise<LlmResult<T>> {
       requests.push(request as LlmRequest);
-      const answer = queue.shift() ?? { outcome: 'error' as const };
+      const answer = next(request as LlmRequest) ?? { outcome: 'error' as const };
       const usage = answer.usage ?? { input: 0, output: 0 };
       const costUsd = answer.costUsd ?? 0;
       const ran = !('outcome' in answer) || !['offline', 'cost_cap'].includes(answer.outcome);

@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NodeDefinition, NodeRunContext } from '../../engine/types.ts';
-import type { LlmClient, LlmRequest, LlmResult } from '../../llm/index.ts';
 import { createOfflineLlmClient } from '../../llm/index.ts';
 import type { Sandbox, SandboxRunOptions, SandboxRunResult, SandboxSnapshot } from '../../sandbox/Sandbox.ts';
 import type { PortServices } from '../PortServices.ts';
@@ -61,46 +60,6 @@ export class FakeSandbox implements Sandbox {
     this.rollbacks.push(snapshot.id);
   }
   async destroy(): Promise<void> {}
-}
-
-/** An LLM client answering each request from a script (by schema name), with fixed usage per call. */
-export function scriptedLlm(
-  answer: (request: LlmRequest) => { outcome?: LlmResult['outcome']; value?: unknown; text?: string },
-  usage = { inputTokens: 100, outputTokens: 10 },
-): LlmClient & { requests: LlmRequest[] } {
-  const requests: LlmRequest[] = [];
-  return {
-    requests,
-    provider: 'fake',
-    offline: false,
-    costCapUsd: 1,
-    modelFor: () => 'fake-model',
-    async complete<T>(request: LlmRequest<T>): Promise<LlmResult<T>> {
-      requests.push(request as LlmRequest);
-      const a = answer(request as LlmRequest);
-      const outcome = a.outcome ?? 'ok';
-      return {
-        outcome,
-        ok: outcome === 'ok',
-        text: a.text ?? JSON.stringify(a.value ?? null),
-        ...(outcome === 'ok' ? { value: a.value as T } : {}),
-        usage: { ...usage, cacheReadTokens: 0, cacheWriteTokens: 0 },
-        costUsd: 0.001,
-        durationMs: 1,
-        role: 'fixer',
-        provider: 'fake',
-        model: 'fake-model',
-        exchanges: 1,
-        repairTurns: 0,
-      };
-    },
-    totals: () => ({
-      exchanges: requests.length,
-      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-      costUsd: 0,
-    }),
-    costCapReached: () => false,
-  };
 }
 
 /** Port services around a fake sandbox, with an offline LLM unless one is given. */
