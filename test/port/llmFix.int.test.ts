@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rvportHome } from '../../src/config/rvportHome.ts';
 import { DEFAULT_PRICE_TABLE } from '../../src/llm/index.ts';
 import { ensureCorpus } from '../helpers/corpus.ts';
+import { makePortHome } from '../helpers/portHome.ts';
 import { runCli } from '../helpers/rvportCli.ts';
 import { FakeLlmServer, type FakeReply, type RecordedRequest } from '../llm/fakeLlmServer.ts';
 
@@ -113,13 +113,8 @@ function fixer(request: RecordedRequest): FakeReply | undefined {
 
 beforeAll(async () => {
   corpus = await ensureCorpus(['arj']);
-  home = mkdtempSync(join(tmpdir(), 'rvport-llmfix-home-'));
+  home = makePortHome('rvport-llmfix-home-');
   work = mkdtempSync(join(tmpdir(), 'rvport-llmfix-work-'));
-  const shared = rvportHome();
-  mkdirSync(join(shared, 'sandbox'), { recursive: true });
-  symlinkSync(join(shared, 'sandbox'), join(home, 'sandbox'));
-  if (existsSync(join(shared, 'debian-contents')))
-    symlinkSync(join(shared, 'debian-contents'), join(home, 'debian-contents'));
   await server.respondWith(fixer).start();
 }, 30 * MINUTES);
 

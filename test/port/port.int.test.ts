@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rvportHome } from '../../src/config/rvportHome.ts';
 import { ensureCorpus } from '../helpers/corpus.ts';
+import { makePortHome } from '../helpers/portHome.ts';
 import { runCli, startCli, waitFor } from '../helpers/rvportCli.ts';
 
 // Issue 5, done-when 3–5: real ports of real upstream code in the real riscv64 sandbox, through
@@ -22,13 +22,8 @@ const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 beforeAll(async () => {
   corpus = await ensureCorpus(PACKAGES);
-  home = mkdtempSync(join(tmpdir(), 'rvport-port-home-'));
+  home = makePortHome('rvport-port-home-');
   work = mkdtempSync(join(tmpdir(), 'rvport-port-work-'));
-  const shared = rvportHome();
-  mkdirSync(join(shared, 'sandbox'), { recursive: true });
-  symlinkSync(join(shared, 'sandbox'), join(home, 'sandbox'));
-  if (existsSync(join(shared, 'debian-contents')))
-    symlinkSync(join(shared, 'debian-contents'), join(home, 'debian-contents'));
 }, 30 * MINUTES);
 
 afterAll(() => {
