@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** The `rvport port` options a batch passes on to every port (locally or through a queue). */
+export const portSettingsSchema = z
+  .object({
+    force: z.boolean(),
+    maxAttempts: z.number().int().positive().optional(),
+    mode: z.enum(['accelerated', 'emulated']).optional(),
+    /** Time limit of one build command, seconds (`port --timeout`). */
+    commandTimeoutSec: z.number().int().positive().optional(),
+  })
+  .strict();
+export type PortSettings = z.infer<typeof portSettingsSchema>;
+
+/**
+ * The flags for `rvport port`, built from typed settings only: a queue job carries settings,
+ * never raw arguments, so a worker runs no flag it did not expect.
+ */
+export function portFlags(settings: PortSettings): string[] {
+  const flags: string[] = [];
+  if (settings.force) flags.push('--force');
+  if (settings.maxAttempts !== undefined) flags.push('--max-attempts', String(settings.maxAttempts));
+  if (settings.mode !== undefined) flags.push('--mode', settings.mode);
+  if (settings.commandTimeoutSec !== undefined) flags.push('--timeout', String(settings.commandTimeoutSec));
+  return flags;
+}
