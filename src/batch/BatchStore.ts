@@ -38,7 +38,9 @@ export class BatchStore {
       text = await readFile(this.file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      // saved at once: a queue's jobs are named after the batch id, which must outlive a Ctrl+C
       this.state = fresh();
+      await this.save();
       return;
     }
     let parsed: BatchStateFile;

@@ -178,6 +178,12 @@ describe('BatchStore', () => {
     expect(again.result('debian:sl')).toEqual(portResult(sl));
   });
 
+  it('saves a new batch id at once, so a stopped batch finds its queued jobs again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-batch-'));
+    const store = await openStore(dir);
+    expect((await openStore(dir)).batchId).toBe(store.batchId);
+  });
+
   it('refuses a damaged state file instead of starting over silently', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rvport-batch-'));
     writeFileSync(join(dir, 'batch.json'), '{"rvportBatch": 1, "batc');

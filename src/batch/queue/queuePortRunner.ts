@@ -62,9 +62,13 @@ export async function openQueuePortRunner(options: QueuePortRunnerOptions): Prom
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       };
       const started = Date.now();
+      let announced: string | undefined;
       const announce = async () => {
         const job = await Job.fromId(queue, jobId);
-        io.onStarted(job?.processedBy ?? 'a worker');
+        const where = job?.processedBy ?? 'a worker';
+        if (where === announced) return; // the same start seen twice (event and state check)
+        announced = where;
+        io.onStarted(where);
       };
       activeListeners.set(jobId, () => void announce().catch(() => {}));
       try {
