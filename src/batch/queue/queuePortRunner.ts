@@ -43,6 +43,9 @@ export async function openQueuePortRunner(options: QueuePortRunnerOptions): Prom
   const events = new QueueEvents(QUEUE_NAME, { connection: eventsConnection });
   queue.on('error', () => {});
   events.on('error', () => {});
+  // every entry of a batch waits on these at once (one listener each)
+  queue.setMaxListeners(0);
+  events.setMaxListeners(0);
   await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
   const attempts = options.attempts ?? DEFAULT_JOB_ATTEMPTS;
 
