@@ -16,6 +16,10 @@ export function renderBatchSummary(summary: BatchSummary, title = 'rvport batch'
       lines.push(`| ${entry.line} | ${name} | not finished | | | | | |`);
       continue;
     }
+    if (result.verdict === 'invalid') {
+      lines.push(`| ${entry.line} | ${name} | invalid | - | - | - | - | - |`);
+      continue;
+    }
     lines.push(
       `| ${entry.line} | ${name} | ${result.verdict}${result.cacheHit ? ' (cache)' : ''} | ${result.buildSystem ?? '-'} | ` +
         `${result.errorCategory ?? '-'} | ${result.attempts} | ${seconds(result.wallMs)} | ${usd(result.llm.costUsd)} |`,
@@ -25,12 +29,12 @@ export function renderBatchSummary(summary: BatchSummary, title = 'rvport batch'
     '',
     '## By build system',
     '',
-    '| build system | ports | verified | failed | wall time | LLM cost |',
+    '| build system | entries | verified | failed | wall time | LLM cost |',
     '|---|---|---|---|---|---|',
   );
   for (const s of summary.byBuildSystem) {
     lines.push(
-      `| ${cell(s.buildSystem)} | ${s.ports} | ${s.verified} | ${s.failed} | ${seconds(s.wallMs)} | ${usd(s.llmCostUsd)} |`,
+      `| ${cell(s.buildSystem)} | ${s.entries} | ${s.verified} | ${s.failed} | ${seconds(s.wallMs)} | ${usd(s.llmCostUsd)} |`,
     );
   }
   lines.push('', '## Failed entries by error category', '');

@@ -61,9 +61,9 @@ describe('summarizeBatch', () => {
   it('totals per build system and failures per error category', () => {
     const s = summarizeBatch(entries, results);
     expect(s.byBuildSystem).toEqual([
-      { buildSystem: 'make', ports: 3, verified: 1, failed: 2, wallMs: 21_000, llmCostUsd: 0 },
-      { buildSystem: '(none)', ports: 1, verified: 0, failed: 1, wallMs: 0, llmCostUsd: 0 },
-      { buildSystem: 'cmake', ports: 1, verified: 1, failed: 0, wallMs: 40_000, llmCostUsd: 0.125 },
+      { buildSystem: 'make', entries: 3, verified: 1, failed: 2, wallMs: 21_000, llmCostUsd: 0 },
+      { buildSystem: '(none)', entries: 1, verified: 0, failed: 1, wallMs: 0, llmCostUsd: 0 },
+      { buildSystem: 'cmake', entries: 1, verified: 1, failed: 0, wallMs: 40_000, llmCostUsd: 0.125 },
     ]);
     // sl's repaired DEPENDENCY error is no failure
     expect(s.failuresByCategory).toEqual([
@@ -87,7 +87,7 @@ describe('renderBatchSummary', () => {
     expect(md).toContain('| ARCHITECTURE_IMPOSSIBLE | 1 | luajit |');
     expect(md).toContain('- line 3, luajit (escalated): escalated: no riscv64 backend');
     // user text cannot break the table
-    expect(md).toContain('| 5 | ftp://x\\|y | invalid |');
+    expect(md).toContain('| 5 | ftp://x\\|y | invalid | - | - | - | - | - |');
   });
 
   it('says so when nothing failed', () => {

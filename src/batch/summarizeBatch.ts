@@ -2,8 +2,9 @@ import type { BatchEntry } from './BatchEntry.ts';
 import { type EntryResult, isSuccessful } from './EntryResult.ts';
 
 export interface BuildSystemTotal {
+  /** `(none)` for entries that never reached a build (invalid, crashed before the analysis). */
   buildSystem: string;
-  ports: number;
+  entries: number;
   verified: number;
   failed: number;
   wallMs: number;
@@ -67,13 +68,13 @@ export function summarizeBatch(
     const name = result.buildSystem ?? NO_BUILD_SYSTEM;
     const system = systems.get(name) ?? {
       buildSystem: name,
-      ports: 0,
+      entries: 0,
       verified: 0,
       failed: 0,
       wallMs: 0,
       llmCostUsd: 0,
     };
-    system.ports += 1;
+    system.entries += 1;
     if (isSuccessful(result)) system.verified += 1;
     else system.failed += 1;
     system.wallMs += result.wallMs;
@@ -99,7 +100,7 @@ export function summarizeBatch(
     llmCostUsd: sum(finished.map((r) => r.result.llm.costUsd)),
     rows,
     byBuildSystem: [...systems.values()].sort(
-      (a, b) => b.ports - a.ports || a.buildSystem.localeCompare(b.buildSystem),
+      (a, b) => b.entries - a.entries || a.buildSystem.localeCompare(b.buildSystem),
     ),
     failuresByCategory: [...categories.values()].sort(
       (a, b) => b.entries - a.entries || a.category.localeCompare(b.category),

@@ -113,8 +113,8 @@ describe.sequential('rvport batch on real packages', () => {
       expect(totals).toMatchObject({ entries: 7, verified: 2, failed: 5, pending: 0, interrupted: false });
       expect(totals.byBuildSystem).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ buildSystem: 'make', ports: 3, verified: 1, failed: 2 }),
-          expect.objectContaining({ buildSystem: 'meson', ports: 1, verified: 1 }),
+          expect.objectContaining({ buildSystem: 'make', entries: 3, verified: 1, failed: 2 }),
+          expect.objectContaining({ buildSystem: 'meson', entries: 1, verified: 1 }),
         ]),
       );
       const summary = readFileSync(join(work, 'local', 'summary.md'), 'utf8');
