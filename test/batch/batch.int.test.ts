@@ -192,8 +192,9 @@ describe.sequential('rvport batch on real packages', () => {
               redis.url,
               '--concurrency',
               '1',
+              // short, so the dead worker's job is noticed soon; long enough for a loaded machine
               '--lock-seconds',
-              '5',
+              '10',
               '--out',
               `out-${name}`,
             ],
