@@ -10,6 +10,7 @@ import { BatchStore } from '../../src/batch/BatchStore.ts';
 import { QUEUE_NAME } from '../../src/batch/queue/queueConnection.ts';
 import { openQueuePortRunner } from '../../src/batch/queue/queuePortRunner.ts';
 import { runQueueWorker } from '../../src/batch/queue/runQueueWorker.ts';
+import { describeWorkerEvent } from '../../src/batch/queue/WorkerEvent.ts';
 import { runBatch } from '../../src/batch/runBatch.ts';
 import { RecipeCache } from '../../src/recipes/RecipeCache.ts';
 import { startRedis } from '../helpers/redisServer.ts';
@@ -48,7 +49,7 @@ function startWorker(name: string) {
     out: join(dir, `out-${name}`),
     lockMs: 2_000,
     signal: controller.signal,
-    log: (line) => log.push(line),
+    onEvent: (event) => log.push(describeWorkerEvent(event)),
     env: { RVPORT_HOME: home, FAKE_GATE: join(dir, 'gate') },
     command: [process.execPath, fake],
   });

@@ -16,6 +16,7 @@ import {
   RETURNED_FILES,
 } from './PortJob.ts';
 import { connectQueue, QUEUE_NAME } from './queueConnection.ts';
+import type { WorkerEvent } from './WorkerEvent.ts';
 
 /**
  * How long a job's lock lasts without renewal; a worker that died (SIGKILL, lost machine) is
@@ -32,7 +33,7 @@ export interface QueueWorkerOptions {
   out: string;
   lockMs?: number;
   signal: AbortSignal;
-  log: (line: string) => void;
+  onEvent: (event: WorkerEvent) => void;
   env?: NodeJS.ProcessEnv;
   /** The port command before SOURCE (tests); default the real binary. */
   command?: readonly string[];
@@ -64,7 +65,8 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<void>
       name: data.name,
       invalid: null,
     };
-    options.log(`started ${data.name} (job ${job.id}, try ${job.attemptsMade + 1})`);
+    const jobId = String(job.id);
+    options.onEvent({ type: 'started', job: jobId, name: data.name, try: job.attemptsMade + 1 });
     const runner = childPortRunner({
       out: options.out,
       portFlags: portFlags(data.settings),
@@ -75,12 +77,18 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<void>
     });
     const outcome = await runner.run(entry, { signal: stop.signal, onStarted: () => {} });
     if (outcome.kind === 'interrupted') {
-      options.log(`interrupted ${data.name}: back to the queue`);
+      options.onEvent({ type: 'interrupted', job: jobId, name: data.name });
       await job.moveToWait(token);
       throw new WaitingError();
     }
     const { result } = outcome;
-    options.log(`finished ${data.name}: ${result.verdict} in ${(result.wallMs / 1000).toFixed(1)} s`);
+    options.onEvent({
+      type: 'finished',
+      job: jobId,
+      name: data.name,
+      verdict: result.verdict,
+      wallMs: result.wallMs,
+    });
     // A port that ended without a result may have met a passing fault: BullMQ retries the job.
     if (result.verdict === 'crashed') throw new Error(result.message);
     return { result, recipes: await recipesOf(cache, result), files: await filesOf(options.out, data) };
@@ -94,13 +102,13 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<void>
     maxStalledCount: MAX_STALLED_COUNT,
     name: id,
   });
-  worker.on('error', (error) => options.log(`queue error: ${error.message}`));
-  options.log(`worker ${id} waiting for jobs on ${QUEUE_NAME} (concurrency ${options.concurrency})`);
+  worker.on('error', (error) => options.onEvent({ type: 'error', message: error.message }));
+  options.onEvent({ type: 'ready', worker: id, queue: QUEUE_NAME, concurrency: options.concurrency });
   await new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();
     options.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  options.log('stopping: interrupting running ports, their jobs go back to the queue');
+  options.onEvent({ type: 'stopping' });
   const closing = worker.close();
   stop.abort();
   await closing;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { runQueueWorker } from '../../batch/queue/runQueueWorker.ts';
+import { describeWorkerEvent } from '../../batch/queue/WorkerEvent.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { UsageError } from '../UsageError.ts';
@@ -24,20 +25,32 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
       positiveInt,
       60,
     )
-    .action(async (opts: { queue: string; concurrency: number; out: string; lockSeconds: number }) => {
-      try {
-        await runQueueWorker({
-          url: opts.queue,
-          concurrency: opts.concurrency,
-          out: resolve(opts.out),
-          lockMs: opts.lockSeconds * 1000,
-          signal: ctx.signal,
-          log: (line) => ctx.err(`rvport worker: ${line}\n`),
-        });
-      } catch (error) {
-        if ((error as Error).name === 'QueueUrlError') throw new UsageError((error as Error).message);
-        throw error;
-      }
-      ctx.exitCode = ExitCode.Interrupted;
-    });
+    .option('--json', 'one JSON object a line on stdout per job event')
+    .action(
+      async (opts: {
+        queue: string;
+        concurrency: number;
+        out: string;
+        lockSeconds: number;
+        json?: boolean;
+      }) => {
+        try {
+          await runQueueWorker({
+            url: opts.queue,
+            concurrency: opts.concurrency,
+            out: resolve(opts.out),
+            lockMs: opts.lockSeconds * 1000,
+            signal: ctx.signal,
+            onEvent: (event) =>
+              opts.json
+                ? ctx.out(`${JSON.stringify(event)}\n`)
+                : ctx.err(`rvport worker: ${describeWorkerEvent(event)}\n`),
+          });
+        } catch (error) {
+          if ((error as Error).name === 'QueueUrlError') throw new UsageError((error as Error).message);
+          throw error;
+        }
+        ctx.exitCode = ExitCode.Interrupted;
+      },
+    );
 }
