@@ -15,6 +15,8 @@ interface BatchStateFile {
   /** Names this batch's jobs on a queue; a new one after `--force`. */
   batchId: string;
   results: Record<string, EntryResult>;
+  /** Time already spent on entries that were interrupted, added when they finish. */
+  unfinishedMs?: Record<string, number>;
 }
 
 /**
@@ -84,8 +86,23 @@ export class BatchStore {
     await this.save();
   }
 
-  async record(result: EntryResult): Promise<void> {
-    this.loaded.results[result.key] = result;
+  /** Records a finished entry; its wall time includes the interrupted runs before this one. */
+  async record(result: EntryResult): Promise<EntryResult> {
+    const state = this.loaded;
+    const earlier = state.unfinishedMs?.[result.key] ?? 0;
+    const recorded = earlier > 0 ? { ...result, wallMs: result.wallMs + earlier } : result;
+    state.results[result.key] = recorded;
+    if (state.unfinishedMs) delete state.unfinishedMs[result.key];
+    await this.save();
+    return recorded;
+  }
+
+  /** Remembers the time an interrupted entry ran, so its wall time is whole once it finishes. */
+  async addUnfinishedTime(key: string, ms: number): Promise<void> {
+    if (ms <= 0) return;
+    const state = this.loaded;
+    state.unfinishedMs ??= {};
+    state.unfinishedMs[key] = (state.unfinishedMs[key] ?? 0) + ms;
     await this.save();
   }
 

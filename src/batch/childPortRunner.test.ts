@@ -72,7 +72,7 @@ describe('childPortRunner', () => {
     const pending = runner.run(validEntry('slow', 1), { signal: controller.signal, onStarted: () => {} });
     await until(() => existsSync(join(out, 'slow', 'fake.pid')), 'the port started');
     controller.abort();
-    expect(await pending).toEqual({ kind: 'interrupted' });
+    expect(await pending).toEqual({ kind: 'interrupted', wallMs: expect.any(Number) });
     expect(readFileSync(join(out, 'slow', 'port.log'), 'utf8')).toContain('interrupted');
   });
 

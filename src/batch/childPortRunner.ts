@@ -50,7 +50,7 @@ export function childPortRunner(options: ChildPortRunnerOptions): PortRunner {
     async run(entry: ValidBatchEntry, io): Promise<RunOutcome> {
       const outDir = join(options.out, entry.name);
       await mkdir(outDir, { recursive: true });
-      if (io.signal.aborted) return { kind: 'interrupted' };
+      if (io.signal.aborted) return { kind: 'interrupted', wallMs: 0 };
       const argv = [...guard, ...command, entry.source, '--json', '--out', options.out, ...options.portFlags];
       const started = performance.now();
       const log = createWriteStream(join(outDir, 'port.log'), { flags: 'a' });

@@ -71,7 +71,10 @@ describe('readPortResult', () => {
   });
 
   it('treats exit 130 as interrupted (the port stays resumable)', () => {
-    expect(readPortResult(entry, run({ exitCode: 130 }), 'local')).toEqual({ kind: 'interrupted' });
+    expect(readPortResult(entry, run({ exitCode: 130 }), 'local')).toEqual({
+      kind: 'interrupted',
+      wallMs: 1500,
+    });
   });
 
   it('reports a time-out before anything else', () => {

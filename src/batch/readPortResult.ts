@@ -36,7 +36,7 @@ export function readPortResult(
       }),
     };
   }
-  if (run.exitCode === EXIT_INTERRUPTED) return { kind: 'interrupted' };
+  if (run.exitCode === EXIT_INTERRUPTED) return { kind: 'interrupted', wallMs: run.wallMs };
   const json = parseJson(run.stdout);
   const verdict = typeof json?.result === 'string' ? json.result : undefined;
   if (json && verdict && PORT_VERDICTS.has(verdict)) {

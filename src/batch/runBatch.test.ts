@@ -32,8 +32,10 @@ function fakeRunner(decide: (entry: ValidBatchEntry) => RunOutcome | 'hang') {
         const outcome = decide(entry);
         if (outcome !== 'hang') return outcome;
         return await new Promise<RunOutcome>((resolve) => {
-          if (io.signal.aborted) resolve({ kind: 'interrupted' });
-          io.signal.addEventListener('abort', () => resolve({ kind: 'interrupted' }), { once: true });
+          if (io.signal.aborted) resolve({ kind: 'interrupted', wallMs: 4_000 });
+          io.signal.addEventListener('abort', () => resolve({ kind: 'interrupted', wallMs: 4_000 }), {
+            once: true,
+          });
         });
       } finally {
         inFlight -= 1;
@@ -111,6 +113,9 @@ describe('runBatch', () => {
     });
     expect(second.runs.sort()).toEqual(['cjson', 'luajit']);
     expect(resumed.summary).toMatchObject({ finished: 4, pending: 0 });
+    // the interrupted run's time counts: 4 s before Ctrl+C, 10 s after
+    expect(resumed.summary.rows.find((r) => r.entry.name === 'cjson')?.result?.wallMs).toBe(14_000);
+    expect(resumed.summary.rows.find((r) => r.entry.name === 'luajit')?.result?.wallMs).toBe(10_000);
 
     const third = fakeRunner(verifiedAll);
     const store = await openStore(dir);

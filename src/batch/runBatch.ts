@@ -38,9 +38,10 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
   const report = async () => {
     await options.onProgress?.(summarizeBatch(entries, store.results()));
   };
-  const record = async (result: EntryResult) => {
-    await store.record(result);
+  const record = async (result: EntryResult): Promise<EntryResult> => {
+    const recorded = await store.record(result);
     await report();
+    return recorded;
   };
 
   const pending: ValidBatchEntry[] = [];
@@ -82,11 +83,11 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
         };
       }
       if (outcome.kind === 'interrupted') {
+        await store.addUnfinishedTime(entry.key, outcome.wallMs);
         emit({ type: 'interrupted', entry });
         continue;
       }
-      await record(outcome.result);
-      emit({ type: 'finished', entry, result: outcome.result });
+      emit({ type: 'finished', entry, result: await record(outcome.result) });
     }
   };
   const lanes = Math.max(1, Math.min(options.concurrency, pending.length));

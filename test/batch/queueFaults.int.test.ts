@@ -163,6 +163,7 @@ describe.sequential('a batch on a BullMQ queue', () => {
     expect(stopped.interrupted).toBe(true);
     expect(stopped.store.result('debian:gated')).toBeUndefined();
     // the worker is stopped (Ctrl+C) mid-job: the port is interrupted, the job goes back
+    await waitFor(() => existsSync(join(dir, 'out-d', 'gated', 'fake.pid')), 20_000, 'the port to run');
     await first.stop();
     expect(first.log).toContainEqual('interrupted gated: back to the queue');
 
@@ -177,6 +178,10 @@ describe.sequential('a batch on a BullMQ queue', () => {
       try {
         const jobs = (await queue.getJobs(['completed'])).filter((j) => j.data.name === 'gated');
         expect(jobs).toHaveLength(1);
+        // the interrupted run's time went with the job and counts in the result
+        const earlier = jobs[0]?.data.earlierMs ?? 0;
+        expect(earlier).toBeGreaterThan(0);
+        expect(resumed.store.result('debian:gated')?.wallMs).toBeGreaterThan(earlier);
       } finally {
         await queue.close();
       }

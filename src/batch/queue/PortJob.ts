@@ -12,6 +12,8 @@ export const portJobSchema = z
     settings: portSettingsSchema,
     /** Job time-out: the worker stops the port after this much wall time. */
     timeoutMs: z.number().int().positive().optional(),
+    /** Wall time of runs of this job that a stopping worker interrupted (added to the result). */
+    earlierMs: z.number().int().nonnegative().optional(),
   })
   .strict();
 export type PortJob = z.infer<typeof portJobSchema>;

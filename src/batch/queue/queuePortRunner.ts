@@ -106,7 +106,8 @@ export async function openQueuePortRunner(options: QueuePortRunnerOptions): Prom
             }),
           };
         }
-        if (value === 'aborted') return { kind: 'interrupted' };
+        // the job goes on without us; its worker counts the time it runs
+        if (value === 'aborted') return { kind: 'interrupted', wallMs: 0 };
         return { kind: 'finished', result: await collect(entry, value, options) };
       } finally {
         activeListeners.delete(jobId);

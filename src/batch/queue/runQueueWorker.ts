@@ -78,10 +78,11 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<void>
     const outcome = await runner.run(entry, { signal: stop.signal, onStarted: () => {} });
     if (outcome.kind === 'interrupted') {
       options.onEvent({ type: 'interrupted', job: jobId, name: data.name });
+      await job.updateData({ ...data, earlierMs: (data.earlierMs ?? 0) + outcome.wallMs });
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    const { result } = outcome;
+    const result = { ...outcome.result, wallMs: outcome.result.wallMs + (data.earlierMs ?? 0) };
     options.onEvent({
       type: 'finished',
       job: jobId,
