@@ -1,15 +1,7 @@
 import { configureWithSwitches, offeredConfigureSwitches } from './configureSwitches.ts';
+import { DOC_DIR, failingDirectory } from './failingDirectory.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
-/** The folder make was in when it failed: the last "Entering directory" before the first error. */
-function failingDirectory(output: string): string | null {
-  const firstError = output.search(/\*\*\* /);
-  const before = firstError === -1 ? output : output.slice(0, firstError);
-  const entered = [...before.matchAll(/Entering directory '([^']+)'/g)].at(-1)?.[1];
-  return entered ?? null;
-}
-
-const DOC_DIR = /\/(doc|docs|documentation|man|manual|spec|info)(\/|$)/;
 /** configure switches that leave documentation out, in order of preference. */
 const DOC_SWITCHES = [
   '--disable-doc',

@@ -1,3 +1,4 @@
+import { execSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,17 +12,21 @@ import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
+import { disableDownloadingOption, enclosingSwitch } from './disableDownloadingOption.ts';
+import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { recoveryHeuristics } from './index.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
+import { mcmodelMedany } from './mcmodelMedany.ts';
 import { permissiveOldC } from './permissiveOldC.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
 import type { HeuristicContext } from './RecoveryHeuristic.ts';
 import { refreshConfigGuess } from './refreshConfigGuess.ts';
 import { runHeuristics } from './runHeuristics.ts';
 import { serialMake } from './serialMake.ts';
+import { skipDocumentationSubdir } from './skipDocumentationSubdir.ts';
 
 /** Real error output captured from the riscv64 sandbox (fixtures/capture.sh). */
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}.txt`, import.meta.url), 'utf8');
@@ -275,6 +280,116 @@ describe('disable-documentation', () => {
   });
 });
 
+describe('mcmodel-medany', () => {
+  it('compiles with -mcmodel=medany when the code outgrew medlow, keeping flags already set', async () => {
+    const ctx = context(
+      fixture('relocation-truncated'),
+      {},
+      { ...basePlan, env: { CFLAGS: '-g -O2 -fpermissive' } },
+    );
+    const match = await mcmodelMedany.match(ctx);
+    expect(match?.key).toBe('mcmodel-medany');
+    const outcome = await mcmodelMedany.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.env).toMatchObject({
+      CFLAGS: '-g -O2 -fpermissive -mcmodel=medany',
+      CXXFLAGS: '-g -O2 -mcmodel=medany',
+    });
+  });
+
+  it('does not fire when only the start files are out of reach', async () => {
+    const onlyCrt = fixture('relocation-truncated')
+      .split('\n')
+      .filter((l) => !l.startsWith('m.c:'))
+      .join('\n');
+    expect(await mcmodelMedany.match(context(onlyCrt))).toBeNull();
+  });
+});
+
+describe('disable-downloading-option', () => {
+  const cmakePlan: BuildPlan = {
+    ...basePlan,
+    buildSystem: 'cmake',
+    phases: [
+      {
+        name: 'configure',
+        commands: ['cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr'],
+      },
+      { name: 'build', commands: ['cmake --build build'] },
+    ],
+  };
+  const CMAKE =
+    'cmake_minimum_required(VERSION 3.14)\nproject(demo C CXX)\noption(DEMO_BUILD_TESTS "Build the tests" ON)\nadd_library(demo demo.c)\nif(DEMO_BUILD_TESTS)\n  include(FetchContent)\n  FetchContent_Declare(googletest URL https://downloads.example.invalid/googletest-1.14.0.zip)\n  FetchContent_MakeAvailable(googletest)\nendif()\n';
+
+  it('configures without the tests whose googletest download fails (captured from the sandbox)', async () => {
+    src('CMakeLists.txt', CMAKE);
+    const ctx = context(fixture('cmake-fetchcontent'), {}, cmakePlan);
+    const match = await disableDownloadingOption.match(ctx);
+    expect(match?.key).toBe('DEMO_BUILD_TESTS');
+    const outcome = await disableDownloadingOption.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.phases[0]?.commands[0]).toMatch(
+      /-DCMAKE_INSTALL_PREFIX=\/usr -DDEMO_BUILD_TESTS=OFF$/,
+    );
+    expect(outcome.plan?.phases[1]?.commands[0]).toBe('cmake --build build');
+  });
+
+  it('leaves an unconditional download alone: nothing optional to turn off', async () => {
+    src('CMakeLists.txt', CMAKE.replace('if(DEMO_BUILD_TESTS)', 'if(TRUE)'));
+    expect(
+      await disableDownloadingOption.match(context(fixture('cmake-fetchcontent'), {}, cmakePlan)),
+    ).toBeNull();
+  });
+
+  it('finds the innermost plain switch around a line', () => {
+    const text = 'if(BUILD_TESTING)\n  if(WIN32)\n  endif()\n  if(NOT X)\n    fetch()\n  endif()\nendif()\n';
+    expect(enclosingSwitch(text, 5)).toBe('BUILD_TESTING');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: CMake's own ${VAR} syntax
+    expect(enclosingSwitch('if(${WITH_BENCH})\nfetch()\n', 2)).toBe('WITH_BENCH');
+    expect(enclosingSwitch('fetch()\n', 1)).toBeNull();
+  });
+});
+
+describe('disable-examples', () => {
+  it('configures libtheora without the example programs that no longer build', async () => {
+    src('configure', '#!/bin/sh\n  --disable-spec\n  --disable-examples      Disable examples\n');
+    const ctx = context(fixture('examples-link-failure'));
+    const match = await disableExamples.match(ctx);
+    expect(match?.key).toBe('--disable-examples');
+    const outcome = await disableExamples.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.plan?.phases[0]?.commands).toEqual(['./configure --prefix=/usr --disable-examples']);
+  });
+
+  it('leaves failures outside example folders, and configures without the switch, alone', async () => {
+    src('configure', '#!/bin/sh\n  --disable-examples\n');
+    expect(await disableExamples.match(context(fixture('doc-target-missing')))).toBeNull();
+    src('configure', '#!/bin/sh\n');
+    expect(await disableExamples.match(context(fixture('examples-link-failure')))).toBeNull();
+  });
+});
+
+describe('skip-documentation-subdir', () => {
+  it("leaves libtheora's doc folder out of SUBDIRS when its inputs are not in the release", async () => {
+    src('Makefile.in', 'AUTOMAKE_OPTIONS = foreign\nSUBDIRS = lib include doc tests m4 $(EXAMPLES_DIR)\n');
+    const ctx = context(fixture('doc-target-missing'));
+    const match = await skipDocumentationSubdir.match(ctx);
+    expect(match?.key).toBe('doc');
+    const outcome = await skipDocumentationSubdir.apply(ctx, match as NonNullable<typeof match>);
+    const sed = outcome.plan?.phases[0];
+    expect(sed?.name).toBe('prepare');
+    // The command really edits a Makefile.in as intended (run here with the host's sed).
+    const file = join(workspace, 'src', 'Makefile.in');
+    const command = sed?.commands[0]?.replace('$RVPORT_SRC', join(workspace, 'src')) ?? '';
+    execSync(command, { shell: '/bin/sh' });
+    expect(readFileSync(file, 'utf8')).toContain('SUBDIRS = lib include tests m4 $(EXAMPLES_DIR)\n');
+  });
+
+  it('needs the folder to be a word of its parent SUBDIRS', async () => {
+    src('Makefile.in', 'SUBDIRS = lib docstrings\n');
+    expect(await skipDocumentationSubdir.match(context(fixture('doc-target-missing')))).toBeNull();
+    src('Makefile.in', 'SUBDIRS = lib doc\n');
+    expect(await skipDocumentationSubdir.match(context(fixture('missing-header')))).toBeNull();
+  });
+});
+
 describe('disable-auto-builddir', () => {
   it("configures libffi in the tree when AX_ENABLE_BUILDDIR's wrapper fails", async () => {
     const ctx = context(fixture('builddir-all-configured'));
@@ -393,6 +508,7 @@ describe('the registry', () => {
       ['atomic-16', 'link-libatomic'],
       ['doc-target-missing', 'disable-documentation'],
       ['gcc14-implicit-declaration', 'permissive-old-c'],
+      ['relocation-truncated', 'mcmodel-medany'],
     ];
     for (const [name, heuristic] of cases) {
       src('build-aux/config.guess');

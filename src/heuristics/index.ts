@@ -4,15 +4,19 @@ import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
+import { disableDownloadingOption } from './disableDownloadingOption.ts';
+import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
+import { mcmodelMedany } from './mcmodelMedany.ts';
 import { permissiveOldC } from './permissiveOldC.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 import { refreshConfigGuess } from './refreshConfigGuess.ts';
 import { serialMake } from './serialMake.ts';
+import { skipDocumentationSubdir } from './skipDocumentationSubdir.ts';
 
 /**
  * Every recovery heuristic, in the order they are offered a failure (the first match wins).
@@ -26,12 +30,17 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   autoconfWithoutAutoheader,
   installMissingPackage,
   pythonImpShim,
+  disableDownloadingOption,
   disableX86Options,
   dropUnsupportedCompilerFlags,
   addLibatomic,
+  mcmodelMedany,
+  // Before -fpermissive: example programs that fail are left out rather than compiled leniently.
+  disableExamples,
   permissiveOldC,
   findBuildElsewhere,
   disableAutoBuilddir,
   disableDocumentation,
+  skipDocumentationSubdir,
   serialMake,
 ];

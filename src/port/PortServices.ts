@@ -1,5 +1,6 @@
 import type { ContentsLookup } from '../analysis/dependencies/ContentsIndex.ts';
 import type { RecoveryHeuristic } from '../heuristics/RecoveryHeuristic.ts';
+import type { LlmClient } from '../llm/index.ts';
 import type { Sandbox } from '../sandbox/Sandbox.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 
@@ -33,6 +34,8 @@ export interface PortServices {
   /** Time limit of the package's test run. */
   testTimeoutMs: number;
   progress(event: ProgressEvent): void;
+  /** The LLM client of the port; offline (every call answers `offline`) without a provider or with --offline. */
+  llm: LlmClient;
   /** Debian mirror and suite for source acquisition. */
   mirror?: string;
   suite: string;

@@ -37,6 +37,34 @@ export interface ErrorRecord {
   evidence?: string;
   /** The message with volatile parts removed; equal signatures mean the same error. */
   signature: string;
+  /**
+   * How far the failed build got (phase rank × 1000 + command index; -1 for the package
+   * install): a fix after which the build fails earlier made things worse and is rolled back.
+   */
+  progress?: number;
+}
+
+/** A command an LLM proposed that rvport refused to run, with the reason. */
+export interface RefusedCommand {
+  at: string;
+  node: string;
+  command: string;
+  reason: string;
+}
+
+/**
+ * The LLM fix the next build tries out: what the plan and patches were before it, so a build
+ * that fails earlier than the one it fixed rolls it back.
+ */
+export interface FixUnderTrial {
+  /** Index in fixAttempts. */
+  fixIndex: number;
+  /** `progress` of the failure the fix answered. */
+  baselineProgress: number;
+  planBefore: BuildPlan;
+  patchesBefore: { name: string; diff: string }[];
+  /** The sandbox snapshot taken before the fix (valid only in the process that took it). */
+  snapshot?: { id: string; createdAt: string };
 }
 
 export interface FixAttempt {
@@ -86,6 +114,17 @@ export interface PackageAnalysis {
 
 /** An architecture hazard found by the scripted scan (analysis/hazards). */
 export type ArchitectureFinding = Finding;
+
+export interface LlmUsageTotals {
+  /** HTTP exchanges (lines of llm-calls.jsonl). */
+  calls: number;
+  /** Input tokens read neither from nor into the prompt cache. */
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+}
 
 /** A command the port ran in the sandbox, in order; the recipe is made from the ones that worked. */
 export interface ExecutedCommand {
@@ -145,6 +184,10 @@ export interface PortState {
   /** Source changes as git diffs, named as the patch files in patches/. */
   patches: { name: string; diff: string }[];
   executed: ExecutedCommand[];
+  /** Commands proposed by the LLM and refused by the command guard. */
+  refusedCommands: RefusedCommand[];
+  /** The LLM fix being tried by the next build, or null. */
+  fixUnderTrial: FixUnderTrial | null;
   artifacts: ArtifactRecord[];
   verification: { verdict: 'verified' | 'not_verified'; reason: string } | null;
   tests: { ran: boolean; passed: number; failed: number; exitCode: number | null; summary: string } | null;
@@ -152,7 +195,8 @@ export interface PortState {
   smokeTests: { program: string; command: string; exitCode: number; output: string }[];
   /** Compiler warnings in the build log that point at riscv64 hazards (char signedness, …). */
   hazardWarnings: string[];
-  llm: { calls: number; inputTokens: number; outputTokens: number; costUsd: number };
+  /** LLM use of the port: exchanges, tokens as the provider reported them, dollars. */
+  llm: LlmUsageTotals;
   timings: Record<string, number>;
   audit: AuditEvent[];
   optimizeRequested: boolean;
@@ -178,12 +222,14 @@ export function createPortState(source: SourceInfo, options: PortOptions): PortS
     findings: [],
     patches: [],
     executed: [],
+    refusedCommands: [],
+    fixUnderTrial: null,
     artifacts: [],
     verification: null,
     tests: null,
     smokeTests: [],
     hazardWarnings: [],
-    llm: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    llm: { calls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
     timings: {},
     audit: [],
     optimizeRequested: options.optimize,

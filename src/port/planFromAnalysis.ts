@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
-import { scriptedOf } from './nodes/scriptedAnalysis.ts';
+import { type DefaultPlan, defaultPlan } from '../analysis/detectBuildSystems.ts';
+import { type ScriptedAnalysis, scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { BuildPlan, PlanPhase, PortState } from './PortState.ts';
 
 /** Where the source tree is inside the sandbox; commands see it as $RVPORT_SRC. */
@@ -38,9 +39,11 @@ const TOOLCHAIN_PACKAGES: Record<string, string[]> = {
  */
 export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']): BuildPlan | null {
   const scripted = scriptedOf(state);
-  if (!scripted || scripted.plan.phases.length === 0) return null;
+  if (!scripted) return null;
   const analysis = state.packageAnalysis;
-  const phases: PlanPhase[] = scripted.plan.phases.map((p) => ({
+  const base = basePlan(scripted, analysis);
+  if (base.phases.length === 0) return null;
+  const phases: PlanPhase[] = base.phases.map((p) => ({
     name: p.name,
     commands: [...p.commands],
     // Tests run in finish; an install step is a convenience (a plain Makefile may have none):
@@ -57,14 +60,29 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
   }
   const packages = new Set([
     ...(analysis?.dependencies ?? []),
-    ...(TOOLCHAIN_PACKAGES[scripted.plan.buildSystem] ?? []),
+    ...(TOOLCHAIN_PACKAGES[base.buildSystem] ?? []),
   ]);
   return {
-    buildSystem: scripted.plan.buildSystem,
-    dir: scripted.plan.dir,
+    buildSystem: base.buildSystem,
+    dir: base.dir,
     phases,
     packages: [...packages].sort(),
-    expectedArtifacts: analysis?.expectedArtifacts ?? [],
+    // An LLM-grounded analysis names artifacts, not the paths the verdict matches exactly: a
+    // guessed name must not fail an honest build.
+    expectedArtifacts: analysis && !analysis.llmGrounded ? analysis.expectedArtifacts : [],
     origin,
   };
+}
+
+/**
+ * The scripted default plan, or, when an LLM-grounded analysis chose another build the scan
+ * detected (system and folder), that build's default plan (the seed: the analyst's build system
+ * replaces the detected one).
+ */
+function basePlan(scripted: ScriptedAnalysis, analysis: PortState['packageAnalysis']): DefaultPlan {
+  if (!analysis?.llmGrounded) return scripted.plan;
+  if (analysis.buildSystem === scripted.plan.buildSystem && analysis.dir === scripted.plan.dir)
+    return scripted.plan;
+  const chosen = scripted.buildSystems.find((c) => c.type === analysis.buildSystem && c.dir === analysis.dir);
+  return chosen ? defaultPlan(chosen) : scripted.plan;
 }

@@ -1,4 +1,5 @@
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   ContentsIndex,
@@ -11,6 +12,7 @@ import type { EngineEvent } from '../engine/events.ts';
 import { resetWorkflow, runWorkflow } from '../engine/runWorkflow.ts';
 import { FileStateStore } from '../engine/stores/FileStateStore.ts';
 import { recoveryHeuristics } from '../heuristics/index.ts';
+import { createLlmClient, loadLlmConfig } from '../llm/index.ts';
 import { RecipeCache } from '../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
 import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
@@ -18,7 +20,8 @@ import { createSandbox } from '../sandbox/createSandbox.ts';
 import { findImages, imageKeys } from '../sandbox/findImages.ts';
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
-import { parseSource } from '../sources/parseSource.ts';
+import { headCommit } from '../sources/git.ts';
+import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
 import { type PortFiles, writeCacheHitOutputs, writePortOutputs } from './outputs/writePortOutputs.ts';
 import type { PortServices, SandboxProvider } from './PortServices.ts';
 import { createPortState, type PortState } from './PortState.ts';
@@ -38,7 +41,8 @@ export interface PortRequest {
   mode: SandboxMode;
   out: string;
   offline: boolean;
-  costCapUsd: number;
+  /** The LLM cost cap; the configuration's (default $1.00) when absent. */
+  costCapUsd?: number;
   keepSandbox: boolean;
   suite?: string;
   mirror?: string;
@@ -82,8 +86,15 @@ export async function runPort(
   const keys = imageKeys(suite);
   const imageId = request.mode === 'accelerated' ? keys.accel : keys.rootfs;
 
-  if (!request.force && !request.optimize) {
-    const entry = await new RecipeCache(recipeCacheDir(env)).lookup(spec.name, imageId, { spec: spec.raw });
+  const commit = await localCommit(spec);
+  const cached = request.force
+    ? undefined
+    : await new RecipeCache(recipeCacheDir(env)).lookup(spec.name, imageId, {
+        spec: spec.raw,
+        ...(commit ? { commit } : {}),
+      });
+  if (!request.optimize) {
+    const entry = cached;
     if (entry) {
       const files = await writeCacheHitOutputs(entry, outDir);
       const verified = entry.verification.verdict === 'verified';
@@ -121,13 +132,28 @@ export async function runPort(
   const store = new FileStateStore(join(home, 'runs'));
   const existing = await store.load(runId);
   if (existing && (request.restart || existing.status === 'completed')) await resetWorkflow(runId, { store });
-  if (existing && !request.restart && existing.status !== 'completed') {
+  const resuming = !!existing && !request.restart && existing.status !== 'completed';
+  if (!resuming) {
+    // A new run starts its logs afresh; a resumed one appends to what the interrupted run wrote.
+    for (const file of ['build.log', 'llm-calls.jsonl']) await rm(join(outDir, file), { force: true });
+  }
+  if (resuming && existing) {
     io.progress({
       type: 'note',
       message: `resuming the interrupted port of ${spec.name} at ${existing.currentNode}`,
     });
   }
 
+  const llmConfig = await loadLlmConfig({
+    env,
+    home,
+    overrides: {
+      offline: request.offline,
+      ...(request.costCapUsd !== undefined ? { costCapUsd: request.costCapUsd } : {}),
+    },
+  });
+  const spentUsd = resuming ? ((existing?.context as PortState | undefined)?.llm?.costUsd ?? 0) : 0;
+  const llm = createLlmClient({ config: llmConfig, callLogPath: join(outDir, 'llm-calls.jsonl'), spentUsd });
   const sandbox = sandboxProvider({ home, suite, mode: request.mode, keep: request.keepSandbox, imageId });
   const services: PortServices = {
     home,
@@ -140,6 +166,7 @@ export async function runPort(
     commandTimeoutMs: request.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
     testTimeoutMs: request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
     progress: io.progress,
+    llm,
     suite,
     ...(request.mirror ? { mirror: request.mirror } : {}),
   };
@@ -147,13 +174,15 @@ export async function runPort(
     { spec: spec.raw, name: spec.name },
     {
       maxAttempts: request.maxAttempts,
-      costCapUsd: request.costCapUsd,
+      costCapUsd: llm.costCapUsd,
       offline: request.offline,
       mode: request.mode,
       optimize: request.optimize,
       force: request.force,
     },
   );
+  // With --optimize a verified entry is built again from its plan (then performance mode runs).
+  if (request.optimize && cached?.verification.verdict === 'verified') initial.cachedRecipe = cached;
   const started = Date.now();
   let result: Awaited<ReturnType<typeof runWorkflow<PortState>>>;
   try {
@@ -242,6 +271,15 @@ export async function runPort(
         files,
         message: `built, but no riscv64 output was proven: ${state.verification?.reason ?? 'no verification'}`,
       };
+}
+
+/**
+ * The commit a local git repository is at: a cache entry made from another commit of the same
+ * folder is not an answer for this one.
+ */
+async function localCommit(spec: SourceSpec): Promise<string | null> {
+  if (spec.kind !== 'directory' || !existsSync(join(spec.path, '.git'))) return null;
+  return headCommit(spec.path).catch(() => null);
 }
 
 function sandboxProvider(options: {

@@ -25,6 +25,8 @@ export const recipeEntrySchema = z.object({
     phases: z.array(
       z.object({ name: z.string(), commands: z.array(z.string()), optional: z.boolean().optional() }),
     ),
+    /** The environment of every command (CFLAGS and the like set by repairs). */
+    env: z.record(z.string(), z.string()).optional(),
   }),
   dependencies: z.array(z.string()),
   patches: z.array(z.object({ name: z.string(), diff: z.string() })),

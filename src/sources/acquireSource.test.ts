@@ -78,15 +78,28 @@ describe('acquireSource', () => {
     expect(partial.warnings.join()).toMatch(/submodules could not be fetched/);
   });
 
-  it('reuses a tree acquired from the same SOURCE and refetches on request', async () => {
-    const dir = plainTree('again');
+  it('reuses a tree acquired from the same remote SOURCE and refetches on request', async () => {
+    const repo = plainTree('again');
+    sh(`git init -q . && git add -A -f && git ${gitId} commit -qm again`, repo);
     const work = join(root, 'work-again');
-    const first = await acquireSource(parseSource(dir), { workDir: work });
-    const second = await acquireSource(parseSource(dir), { workDir: work });
+    const first = await acquireSource(parseSource(`file://${repo}`), { workDir: work });
+    const second = await acquireSource(parseSource(`file://${repo}`), { workDir: work });
     expect(second.acquiredAt).toBe(first.acquiredAt);
-    const third = await acquireSource(parseSource(dir), { workDir: work, reuse: false });
+    const third = await acquireSource(parseSource(`file://${repo}`), { workDir: work, reuse: false });
     expect(third.acquiredAt).not.toBe(first.acquiredAt);
     expect(readdirSync(work)).toEqual(['again']);
+  });
+
+  it('takes a local folder afresh each time, so later commits and edits are seen', async () => {
+    const repo = plainTree('local');
+    sh(`git init -q . && git add -A -f && git ${gitId} commit -qm one`, repo);
+    const work = join(root, 'work-local');
+    const first = await acquireSource(parseSource(repo), { workDir: work });
+    writeFileSync(join(repo, 'src', 'main.c'), 'int main(void) { return 1; }\n');
+    sh(`git ${gitId} commit -qam two`, repo);
+    const second = await acquireSource(parseSource(repo), { workDir: work });
+    expect(second.commit).not.toBe(first.commit);
+    expect(readFileSync(join(second.dir, 'src', 'main.c'), 'utf8')).toContain('return 1');
   });
 
   it('refuses an empty directory', async () => {

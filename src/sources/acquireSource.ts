@@ -13,7 +13,11 @@ export interface AcquireOptions {
   /** The work folder: the tree lands in `workDir/NAME`; nothing is written outside it. */
   workDir: string;
   signal?: AbortSignal;
-  /** Reuse a tree acquired earlier from the same SOURCE (default), or fetch again. */
+  /**
+   * Reuse a tree acquired earlier from the same remote SOURCE (default), or fetch again. Local
+   * folders and tarballs are always taken afresh: they change under the same name, and copying
+   * them costs no network.
+   */
   reuse?: boolean;
   /** Debian sources only: the private apt state (default `workDir/.debian-apt`). */
   aptDir?: string;
@@ -34,7 +38,8 @@ export type Acquired = Omit<AcquiredSource, 'name' | 'dir' | 'kind' | 'origin' |
 export async function acquireSource(spec: SourceSpec, options: AcquireOptions): Promise<AcquiredSource> {
   await mkdir(options.workDir, { recursive: true });
   const target = join(options.workDir, spec.name);
-  if (options.reuse !== false) {
+  const local = spec.kind === 'directory' || spec.kind === 'tarball';
+  if (options.reuse !== false && !local) {
     const existing = await readAcquired(target);
     if (existing && existing.origin === spec.raw) return existing;
   }

@@ -206,5 +206,5 @@ export default defineWorkflow({ id: 'plain', nodes: { only: FunctionNode({ run: 
     const noState = await runCli(['workflow', 'resume', 'ghost'], { cwd: dir });
     expect(noState.code).toBe(1);
     expect(noState.stderr).toMatch(/no saved state for 'ghost'/);
-  });
+  }, 120_000); // six processes of the real binary: slow when the machine is busy
 });

@@ -26,7 +26,10 @@ export interface RecordedRequest {
  */
 export class FakeLlmServer {
   readonly requests: RecordedRequest[] = [];
+  /** Every reply sent, in order (with the usage numbers the client was told). */
+  readonly served: FakeReply[] = [];
   private readonly queue: FakeReply[] = [];
+  private responder: ((request: RecordedRequest) => FakeReply | undefined) | undefined;
   private server: Server | undefined;
   private port = 0;
 
@@ -42,6 +45,12 @@ export class FakeLlmServer {
 
   enqueue(...replies: FakeReply[]): this {
     this.queue.push(...replies);
+    return this;
+  }
+
+  /** Answers every request the queue does not, from what it asks (e.g. by its schema name). */
+  respondWith(responder: (request: RecordedRequest) => FakeReply | undefined): this {
+    this.responder = responder;
     return this;
   }
 
@@ -83,8 +92,11 @@ export class FakeLlmServer {
       return;
     }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-    this.requests.push({ api, path, headers: req.headers, body });
-    const reply = this.queue.shift() ?? { status: 500, message: 'fake server: no scripted reply left' };
+    const recorded: RecordedRequest = { api, path, headers: req.headers, body };
+    this.requests.push(recorded);
+    const reply = this.queue.shift() ??
+      this.responder?.(recorded) ?? { status: 500, message: 'fake server: no scripted reply left' };
+    this.served.push(reply);
 
     if (reply.delayMs) {
       const closed = await new Promise<boolean>((resolve) => {

@@ -153,6 +153,23 @@ describe.sequential('rvport port on real packages', () => {
   );
 
   it(
+    'with --optimize builds sl again from its verified cache entry, without analysis or repairs',
+    async () => {
+      const { code, result, stderr } = await port(join(corpus, 'sl'), 'opt', '--optimize');
+      expect(code, stderr).toBe(0);
+      expect(result).toMatchObject({ result: 'verified', cacheHit: false });
+      const state = readJson(join(outputs('opt', 'sl'), 'state.json'));
+      expect(state.plan).toMatchObject({ origin: 'cache', packages: ['libncurses-dev'] });
+      expect(state.fixAttempts).toEqual([]); // the cached plan already has the repair in it
+      const nodes = state.audit.map((a: { node: string }) => a.node);
+      expect(nodes).toContain('cached_recipe');
+      expect(nodes).not.toContain('analyst');
+      expect(state.audit.at(-1)).toMatchObject({ node: 'optimize', event: 'skipped' });
+    },
+    20 * MINUTES,
+  );
+
+  it(
     'escalates luajit clearly: no riscv64 backend',
     async () => {
       const { code, result } = await port(join(corpus, 'luajit'), 'a');

@@ -15,7 +15,7 @@ interface PortOptions {
   mode: 'accelerated' | 'emulated';
   out: string;
   offline?: boolean;
-  costCap: number;
+  costCap?: number;
   keepSandbox?: boolean;
   json?: boolean;
   timeout?: number;
@@ -50,7 +50,11 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
     )
     .option('--out <dir>', 'where the outputs go (OUT/NAME/)', './rvport-out')
     .option('--offline', 'no LLM calls even if a provider is configured')
-    .option('--cost-cap <usd>', 'LLM cost limit of the port', nonNegative, 1)
+    .option(
+      '--cost-cap <usd>',
+      'LLM cost limit of the port in dollars (default: 1, or the config file)',
+      nonNegative,
+    )
     .option('--keep-sandbox', 'keep the sandbox instance after the port')
     .option('--timeout <seconds>', 'time limit of one build command', positiveInt)
     .option('--json', 'machine-readable result on stdout')
@@ -68,9 +72,8 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
             restart: !!opts.restart,
             mode: opts.mode,
             out: opts.out,
-            // No LLM layer is wired into the port yet: every run is deterministic.
-            offline: true,
-            costCapUsd: opts.costCap,
+            offline: !!opts.offline,
+            ...(opts.costCap !== undefined ? { costCapUsd: opts.costCap } : {}),
             keepSandbox: !!opts.keepSandbox,
             ...(opts.timeout ? { commandTimeoutMs: opts.timeout * 1000 } : {}),
           },

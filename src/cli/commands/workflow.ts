@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { defineWorkflow, isWorkflow } from '../../engine/defineWorkflow.ts';
@@ -9,6 +9,8 @@ import { resetWorkflow, runWorkflow } from '../../engine/runWorkflow.ts';
 import { DEFAULT_STATE_DIR, FileStateStore } from '../../engine/stores/FileStateStore.ts';
 import { toMermaid } from '../../engine/toMermaid.ts';
 import type { Workflow, WorkflowDefinition, WorkflowState } from '../../engine/types.ts';
+import { asAgentClient } from '../../llm/asAgentClient.ts';
+import { createLlmClient, loadLlmConfig } from '../../llm/index.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { UsageError } from '../UsageError.ts';
@@ -115,9 +117,11 @@ async function runAndReport(
   opts: StateDirOption,
   run: { source: string; id?: string; context?: Record<string, unknown> | undefined },
 ): Promise<number> {
+  const llm = await agentLlm(opts.stateDir);
   const result = await engineCall(() =>
     runWorkflow(wf, {
       stateDir: opts.stateDir,
+      ...(llm ? { services: { llm } } : {}),
       signal: ctx.signal,
       source: run.source,
       ...(run.id ? { id: run.id } : {}),
@@ -144,6 +148,17 @@ async function runAndReport(
       );
       return ExitCode.Failure;
   }
+}
+
+/**
+ * The LLM client AgentNode steps use when their workflow passes none: rvport's LLM layer with the
+ * same configuration as a port (environment, RVPORT_HOME/config.json), calls logged next to the
+ * run states. None when no provider is configured: an AgentNode then fails saying so.
+ */
+async function agentLlm(stateDir: string) {
+  const config = await loadLlmConfig();
+  if (!config.provider) return undefined;
+  return asAgentClient(createLlmClient({ config, callLogPath: join(stateDir, 'llm-calls.jsonl') }));
 }
 
 function progress(ctx: CliContext, event: EngineEvent): void {

@@ -19,6 +19,7 @@ import type {
   PlanPhase,
   PortState,
 } from '../PortState.ts';
+import { applyPatches } from '../patches/sourcePatches.ts';
 import { planCommandContext, SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { routeBuildResult } from '../routes/routeBuildResult.ts';
 import { FUNDAMENTAL_BLOCKERS } from '../vocabulary.ts';
@@ -30,8 +31,16 @@ export const MAX_REPAIRS_PER_BUILD = 8;
 /** Bytes of a failed command's output the heuristics and the error record see. */
 const FAILURE_OUTPUT_BYTES = 64 * 1024;
 
-/** Phases the build runs; tests run once in finish, never as part of the build. */
-const BUILD_PHASES = new Set(['prepare', 'bootstrap', 'configure', 'build', 'install']);
+/** Phases the build runs, in order; tests run once in finish, never as part of the build. */
+const BUILD_PHASE_ORDER = ['prepare', 'bootstrap', 'configure', 'build', 'install'];
+const BUILD_PHASES = new Set(BUILD_PHASE_ORDER);
+
+/** How far a build got when a command failed: later phases and later commands count more. */
+export function buildProgress(phase: string, commandIndex: number): number {
+  return BUILD_PHASE_ORDER.indexOf(phase) * 1000 + commandIndex;
+}
+/** The progress of a build that failed before its first phase (installing packages). */
+const PACKAGES_PROGRESS = -1;
 
 /**
  * Runs the plan in the sandbox from a fresh copy of the source: packages, then the phases in
@@ -67,11 +76,44 @@ export const buildNode = FunctionNode<PortState>({
       },
     });
 
+    /**
+     * An LLM fix is kept unless the build it was tried in failed earlier than the one it fixed;
+     * then the plan, the patches and the sandbox go back to how they were before it.
+     */
+    const judgeFix = async (progress: number): Promise<Partial<PortState>> => {
+      const trial = state.fixUnderTrial;
+      if (!trial) return {};
+      if (progress >= trial.baselineProgress) return { fixUnderTrial: null };
+      plan = trial.planBefore;
+      const rolledBack = fixAttempts[trial.fixIndex];
+      if (rolledBack) fixAttempts[trial.fixIndex] = { ...rolledBack, outcome: 'rolled-back' };
+      let note = 'the sandbox is as it was before the fix';
+      if (trial.snapshot) {
+        await sandbox.rollback(trial.snapshot).catch((e: Error) => {
+          note = `the sandbox snapshot is gone (${e.message}); a fresh build starts clean anyway`;
+        });
+      }
+      await appendFile(
+        svc.buildLog,
+        `\n### rvport: the fix "${rolledBack?.name ?? '?'}" made the build fail earlier; rolled back (${note})\n`,
+      );
+      svc.progress({
+        type: 'note',
+        message: `rolled back the fix "${rolledBack?.name}": the build failed earlier`,
+      });
+      return { fixUnderTrial: null, patches: trial.patchesBefore };
+    };
+
     const installed = await installPackages(svc, sandbox, plan.packages, ctx);
     if (installed) {
       executed.push({ ...installed.record, attempt });
       if (installed.error) {
-        return done({ ...recordError(state, installed.error), buildStatus: 'FAILED' });
+        const error = { ...installed.error, progress: PACKAGES_PROGRESS };
+        return done({
+          ...recordError(state, error),
+          ...(await judgeFix(error.progress)),
+          buildStatus: 'FAILED',
+        });
       }
     }
 
@@ -80,7 +122,7 @@ export const buildNode = FunctionNode<PortState>({
     restart: for (;;) {
       const runnable: PlanPhase[] = plan.phases.filter((p) => BUILD_PHASES.has(p.name));
       phases: for (const phase of runnable) {
-        for (const command of phase.commands) {
+        for (const [index, command] of phase.commands.entries()) {
           svc.progress({ type: 'phase', phase: phase.name, command });
           const result = await runLogged(svc, sandbox, plan, phase.name, command, ctx);
           executed.push({
@@ -149,7 +191,11 @@ export const buildNode = FunctionNode<PortState>({
               }
             }
           }
-          const error = classifyInContext(state, makeError({ node: BuildFixNode.build, ...failure }));
+          const error = {
+            ...classifyInContext(state, makeError({ node: BuildFixNode.build, ...failure })),
+            progress: buildProgress(phase.name, index),
+          };
+          const judged = await judgeFix(error.progress);
           const recorded = recordError(state, error);
           // A blocker no fix can get past goes straight to the escalation, not to the fixer.
           const stop = escalationReason({ ...state, ...recorded });
@@ -160,6 +206,7 @@ export const buildNode = FunctionNode<PortState>({
               error.category === 'DISK_SPACE');
           return done({
             ...recorded,
+            ...judged,
             buildStatus: hopeless ? 'ESCALATED' : 'FAILED',
             ...(hopeless ? { escalationReason: stop } : {}),
             audit: withAudit(state, BuildFixNode.build, 'failed', `${phase.name}: ${error.category}`),
@@ -169,6 +216,7 @@ export const buildNode = FunctionNode<PortState>({
       break;
     }
     return done({
+      fixUnderTrial: null,
       buildStatus: 'SUCCESS',
       audit: withAudit(state, BuildFixNode.build, 'built', [`attempt ${attempt}`, ...notes].join('; ')),
     });
@@ -208,6 +256,8 @@ async function freshSource(state: PortState, sandbox: Sandbox): Promise<void> {
   if (copy.exitCode !== 0)
     throw new Error(`copying the source into the sandbox failed: ${copy.stderr.trim()}`);
   await normalizeAutotoolsTimestamps(join(target, state.plan?.dir ?? '.'));
+  // After the timestamps: a patched file is newer than what was generated from it, as after an edit.
+  await applyPatches(target, state.patches);
 }
 
 async function runLogged(

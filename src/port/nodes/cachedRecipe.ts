@@ -7,7 +7,8 @@ import { routeCachedRecipeToNext } from '../routes/routeCachedRecipeToNext.ts';
 import { withAudit } from './audit.ts';
 
 /**
- * With --optimize, a verified cache entry becomes the plan (no analyst, no scout). An entry
+ * With --optimize, a verified cache entry becomes the plan, with its patches and environment (no
+ * analyst, no scout, no LLM call). An entry
  * without commands is dropped and the run plans as usual.
  */
 export const cachedRecipeNode = FunctionNode<PortState>({
@@ -31,6 +32,7 @@ export const cachedRecipeNode = FunctionNode<PortState>({
       dir: entry.plan.dir,
       phases,
       packages: entry.plan.packages,
+      ...(entry.plan.env ? { env: entry.plan.env } : {}),
       expectedArtifacts: entry.artifacts.map((a) => a.path),
       origin: 'cache',
     };
@@ -41,6 +43,8 @@ export const cachedRecipeNode = FunctionNode<PortState>({
     return {
       context: {
         plan,
+        // The verified patches go on the fresh source of every build, as in the original port.
+        patches: entry.patches,
         buildStatus: 'PENDING',
         packageAnalysis: {
           buildSystem: entry.buildSystem,

@@ -6,6 +6,9 @@ import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import type { Sandbox } from '../../sandbox/Sandbox.ts';
+import { curateArtifacts } from '../llm/curateArtifacts.ts';
+import { fewShotPath, toFewShotExample } from '../llm/fewShot.ts';
+import { summarizeRecipe } from '../llm/summarizeRecipe.ts';
 import { PortNode } from '../nodeNames.ts';
 import { renderRecipe } from '../outputs/renderRecipe.ts';
 import { toRecipeEntry } from '../outputs/toRecipeEntry.ts';
@@ -24,9 +27,10 @@ const HAZARD_WARNINGS =
   /comparison is always (true|false) due to limited range of data type|comparison of constant .* with expression of type '(unsigned )?char' is always|result of comparison of constant -?\d+ with expression of type 'char'|-Wchar-subscripts|cast from pointer to integer of different size|-Wpointer-to-int-cast/;
 
 /**
- * Runs the package's tests once (the result never changes the build status), smoke-runs the
- * programs it built, collects hazard warnings, writes the recipe and, for a verified port, the
- * cache entry and few-shot example.
+ * Runs the package's tests once (the result never changes the build status), ranks the artifacts
+ * (LLM curator, or the verify node's rule ranking), smoke-runs the programs it built, collects
+ * hazard warnings, writes the recipe (LLM summarizer keeping every command verbatim, or the
+ * deterministic recipe) and, for a verified port, the cache entry and few-shot example.
  */
 export const finishNode = FunctionNode<PortState>({
   targets: [PortNode.optimize, '__end__'],
@@ -38,23 +42,36 @@ export const finishNode = FunctionNode<PortState>({
     const started = Date.now();
     const sandbox = await svc.sandbox.get();
     const tests = await runTests(svc, sandbox, state, ctx);
-    const smokeTests = await smokeRun(svc, sandbox, state, ctx);
+    const curated = await curateArtifacts(state, svc.llm);
+    const ranked: PortState = { ...state, artifacts: curated.artifacts, llm: curated.llm };
+    const smokeTests = await smokeRun(svc, sandbox, ranked, ctx);
     const hazardWarnings = await hazardWarningsIn(svc.buildLog);
-    await copyArtifactsOut(svc, sandbox, state);
+    await copyArtifactsOut(svc, sandbox, ranked);
     const finished: PortState = {
-      ...state,
+      ...ranked,
       buildStatus: 'SUCCESS',
       tests,
       smokeTests,
       hazardWarnings,
       timings: { ...state.timings, finish: Date.now() - started },
     };
-    const recipe = renderRecipe(finished, { imageId: svc.sandbox.imageId, suite: svc.suite });
-    if (finished.verification?.verdict === 'verified') {
-      const entry = toRecipeEntry(finished, recipe, svc.sandbox.imageId);
+    const summarized = await summarizeRecipe(
+      finished,
+      renderRecipe(finished, { imageId: svc.sandbox.imageId, suite: svc.suite }),
+      svc.llm,
+    );
+    const recipe = summarized.recipe;
+    const done: PortState = { ...finished, llm: summarized.llm, recipe };
+    if (done.verification?.verdict === 'verified') {
+      const entry = toRecipeEntry(done, recipe, svc.sandbox.imageId);
       await new RecipeCache(recipeCacheDir({ ...process.env, RVPORT_HOME: svc.home })).put(entry);
-      await saveFewShot(svc, finished);
+      await saveFewShot(svc, done);
     }
+    let audited = state;
+    if (curated.note)
+      audited = { ...audited, audit: withAudit(audited, PortNode.finish, 'artifacts', curated.note) };
+    if (summarized.note)
+      audited = { ...audited, audit: withAudit(audited, PortNode.finish, 'recipe', summarized.note) };
     return {
       context: {
         buildStatus: 'SUCCESS',
@@ -63,8 +80,9 @@ export const finishNode = FunctionNode<PortState>({
         hazardWarnings,
         recipe,
         timings: finished.timings,
+        ...(svc.llm.offline ? {} : { artifacts: done.artifacts, llm: done.llm }),
         audit: withAudit(
-          state,
+          audited,
           PortNode.finish,
           'finished',
           `${finished.verification?.verdict ?? 'not_verified'}; tests ${tests.passed} passed, ${tests.failed} failed`,
@@ -168,23 +186,10 @@ async function hazardWarningsIn(buildLog: string): Promise<string[]> {
   ].slice(0, 50);
 }
 
-/** A verified port teaches later ones: its build system, errors and the repairs that worked. */
+/** A verified port teaches later ones: its plan, errors, repairs, LLM fixes and patches. */
 async function saveFewShot(svc: PortServices, state: PortState): Promise<void> {
-  const dir = join(svc.home, 'fewshot', state.plan?.buildSystem ?? 'unknown');
-  await mkdir(dir, { recursive: true });
-  await writeJsonAtomic(join(dir, `${state.source.name}.json`), {
-    package: state.source.name,
-    imageId: svc.sandbox.imageId,
-    buildSystem: state.plan?.buildSystem,
-    plan: state.plan,
-    errors: state.errors.map((e) => ({ category: e.category, signature: e.signature })),
-    repairs: state.fixAttempts
-      .filter((f) => f.outcome === 'applied')
-      .map((f) => ({
-        source: f.source,
-        name: f.name,
-        description: f.description,
-        commands: f.commands ?? [],
-      })),
-  });
+  const example = toFewShotExample(state, svc.sandbox.imageId);
+  const file = fewShotPath(svc.home, example.buildSystem, example.package);
+  await mkdir(dirname(file), { recursive: true });
+  await writeJsonAtomic(file, example);
 }

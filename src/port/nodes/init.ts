@@ -22,6 +22,7 @@ export const initNode = FunctionNode<PortState>({
     try {
       const acquired = await acquireSource(parseSource(state.source.spec), {
         workDir: svc.sourcesDir,
+        reuse: !state.options.force,
         signal: ctx.signal,
         suite: svc.suite,
         ...(svc.mirror ? { mirror: svc.mirror } : {}),

@@ -12,15 +12,10 @@ export interface RecipeContext {
  * architecture notes and how the result was verified.
  */
 export function renderRecipe(state: PortState, ctx: RecipeContext): string {
-  const verified = state.verification?.verdict === 'verified';
   const out: string[] = [];
   out.push(`# ${state.source.name} for riscv64 Linux`);
   out.push('');
-  out.push(
-    verified
-      ? `Verified: the build produced riscv64 ELF output (${state.verification?.reason}).`
-      : `Not verified: ${state.verification?.reason ?? 'the build did not finish'}.`,
-  );
+  out.push(recipeVerdictLine(state));
   out.push('');
   out.push('## Source');
   out.push('');
@@ -35,10 +30,7 @@ export function renderRecipe(state: PortState, ctx: RecipeContext): string {
     `A Debian ${ctx.suite} riscv64 system (rvport sandbox image \`${ctx.imageId}\`, ${state.options.mode} mode) with:`,
   );
   out.push('');
-  const packages = state.plan?.packages ?? [];
-  out.push(
-    codeBlock(`apt-get install build-essential${packages.length ? ` ${packages.join(' ')}` : ''}`, 'sh'),
-  );
+  out.push(codeBlock(recipeInstallLine(state), 'sh'));
   out.push('');
   const steps = successfulSteps(state.executed);
   out.push('## Build');
@@ -46,11 +38,11 @@ export function renderRecipe(state: PortState, ctx: RecipeContext): string {
   if (steps.length === 0) {
     out.push('No build command succeeded.');
   } else {
-    const env = Object.entries(state.plan?.env ?? {});
+    const env = recipeEnvLines(state);
     if (env.length) {
       out.push('With this environment:');
       out.push('');
-      out.push(codeBlock(env.map(([k, v]) => `export ${k}=${JSON.stringify(v)}`).join('\n'), 'sh'));
+      out.push(codeBlock(env.join('\n'), 'sh'));
       out.push('');
     }
     out.push(
@@ -103,6 +95,24 @@ export function renderRecipe(state: PortState, ctx: RecipeContext): string {
     );
   }
   return `${out.join('\n')}\n`;
+}
+
+/** The recipe's first line after the title: the verdict, as the verify node decided it. */
+export function recipeVerdictLine(state: PortState): string {
+  return state.verification?.verdict === 'verified'
+    ? `Verified: the build produced riscv64 ELF output (${state.verification?.reason}).`
+    : `Not verified: ${state.verification?.reason ?? 'the build did not finish'}.`;
+}
+
+/** The prerequisites' install command. */
+export function recipeInstallLine(state: PortState): string {
+  const packages = state.plan?.packages ?? [];
+  return `apt-get install build-essential${packages.length ? ` ${packages.join(' ')}` : ''}`;
+}
+
+/** The plan's environment as `export` lines (empty without one). */
+export function recipeEnvLines(state: PortState): string[] {
+  return Object.entries(state.plan?.env ?? {}).map(([k, v]) => `export ${k}=${JSON.stringify(v)}`);
 }
 
 /** The commands of the last attempt that got through, plus the repairs that made it work. */

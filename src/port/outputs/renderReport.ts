@@ -1,6 +1,14 @@
 import type { PortState } from '../PortState.ts';
 import { codeBlock, seconds, table } from './markdown.ts';
 
+function llmLine(llm: PortState['llm']): string {
+  if (llm.calls === 0) return 'no calls';
+  const cache = (llm.cacheReadTokens ?? 0) + (llm.cacheWriteTokens ?? 0);
+  const total = llm.inputTokens + llm.outputTokens + cache;
+  const detail = `${llm.inputTokens} in, ${llm.outputTokens} out${cache ? `, ${llm.cacheReadTokens ?? 0} cache read, ${llm.cacheWriteTokens ?? 0} cache write` : ''}`;
+  return `${llm.calls} calls, ${total} tokens (${detail}), $${llm.costUsd.toFixed(4)}`;
+}
+
 /** report.md: what happened in a port, for a person reviewing it. */
 export function renderReport(state: PortState): string {
   const out: string[] = [];
@@ -24,10 +32,7 @@ export function renderReport(state: PortState): string {
         ['attempts', `${state.attemptCount} of ${state.options.maxAttempts}`],
         ['sandbox mode', state.options.mode],
         ['time', seconds(state.timings.total)],
-        [
-          'LLM',
-          `${state.llm.calls} calls, ${state.llm.inputTokens + state.llm.outputTokens} tokens, $${state.llm.costUsd.toFixed(4)}`,
-        ],
+        ['LLM', llmLine(state.llm)],
       ],
     ),
   );
@@ -59,8 +64,29 @@ export function renderReport(state: PortState): string {
     out.push('');
     out.push(
       table(
-        ['attempt', 'source', 'name', 'what', 'outcome'],
-        state.fixAttempts.map((f) => [f.attempt, f.source, f.name, f.description, f.outcome]),
+        ['attempt', 'source', 'name', 'what', 'patch', 'outcome'],
+        state.fixAttempts.map((f) => [
+          f.attempt,
+          f.source,
+          f.name,
+          f.description,
+          f.patch ? `patches/${f.patch}` : '',
+          f.outcome,
+        ]),
+      ),
+    );
+  }
+  const refused = state.refusedCommands ?? [];
+  if (refused.length) {
+    out.push('');
+    out.push('## Refused LLM commands');
+    out.push('');
+    out.push('Proposed by the LLM and not run, because they would reach outside the sandbox or change it:');
+    out.push('');
+    out.push(
+      table(
+        ['node', 'command', 'reason'],
+        refused.map((r) => [r.node, r.command, r.reason]),
       ),
     );
   }

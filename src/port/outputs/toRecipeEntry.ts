@@ -23,6 +23,7 @@ export function toRecipeEntry(state: PortState, recipe: string, imageId: string)
         commands: p.commands,
         ...(p.optional ? { optional: true } : {}),
       })),
+      ...(plan?.env && Object.keys(plan.env).length ? { env: plan.env } : {}),
     },
     dependencies: plan?.packages ?? [],
     patches: state.patches,

@@ -1,7 +1,11 @@
 import { PortNode } from '../nodeNames.ts';
 import type { PortState } from '../PortState.ts';
 
-/** The analyst always writes an analysis (LLM or fallback); none means it crashed. */
+/**
+ * The analyst always writes an analysis (LLM or fallback); none means it crashed. An analyst
+ * stopped by the LLM cost cap keeps its fallback analysis but escalates.
+ */
 export function routeAnalystToNext(state: PortState): string {
-  return state.packageAnalysis === null ? PortNode.escalate : PortNode.heuristicPlan;
+  if (state.packageAnalysis === null || state.buildStatus === 'ESCALATED') return PortNode.escalate;
+  return PortNode.heuristicPlan;
 }

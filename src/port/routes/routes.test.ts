@@ -54,6 +54,11 @@ describe('routeAnalystToNext', () => {
     expect(routeAnalystToNext(portState())).toBe('escalate');
     expect(routeAnalystToNext(portState({ packageAnalysis: someAnalysis }))).toBe('heuristic_plan');
   });
+  it('escalates an analyst the cost cap stopped, although it wrote its fallback analysis', () => {
+    expect(routeAnalystToNext(portState({ packageAnalysis: someAnalysis, buildStatus: 'ESCALATED' }))).toBe(
+      'escalate',
+    );
+  });
 });
 
 describe('routeHeuristicPlanToNext', () => {

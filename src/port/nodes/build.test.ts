@@ -1,0 +1,101 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { BuildPlan, PortState } from '../PortState.ts';
+import { canonicalPatch } from '../patches/sourcePatches.ts';
+import { FakeSandbox, fakePortServices, runPortNode } from '../testing/fakePortServices.ts';
+import { portState } from '../testing/portStateFixture.ts';
+import { buildNode, buildProgress } from './build.ts';
+
+const before: BuildPlan = {
+  buildSystem: 'autotools',
+  dir: '.',
+  phases: [
+    { name: 'configure', commands: ['./configure'] },
+    { name: 'build', commands: ['make'] },
+  ],
+  packages: [],
+  expectedArtifacts: [],
+  origin: 'default',
+};
+const withFix: BuildPlan = { ...before, env: { CFLAGS: '-O1' } };
+
+/** A state in which an LLM fix (a patch and an environment variable) is on trial after a make failure. */
+async function stateWithFixOnTrial(): Promise<PortState> {
+  const dir = mkdtempSync(join(tmpdir(), 'rvport-build-src-'));
+  mkdirSync(join(dir, 'lib'));
+  writeFileSync(join(dir, 'lib', 'str.c'), 'int a;\nstatic int strnlen(const char *s, int n);\n');
+  const patch = await canonicalPatch(
+    dir,
+    [],
+    '--- a/lib/str.c\n+++ b/lib/str.c\n@@ -2 +2 @@\n-static int strnlen(const char *s, int n);\n+static int own_strnlen(const char *s, int n);\n',
+    tmpdir(),
+  );
+  if ('error' in patch) throw new Error(patch.error);
+  return portState({
+    source: { spec: dir, name: 'demo', dir },
+    plan: withFix,
+    attemptCount: 1,
+    buildStatus: 'FIXING',
+    patches: [{ name: '0001-rename.patch', diff: patch.diff }],
+    fixAttempts: [
+      {
+        at: '',
+        attempt: 1,
+        source: 'llm',
+        name: 'rename',
+        description: 'd',
+        patch: '0001-rename.patch',
+        outcome: 'applied',
+      },
+    ],
+    fixUnderTrial: {
+      fixIndex: 0,
+      baselineProgress: buildProgress('build', 0),
+      planBefore: before,
+      patchesBefore: [],
+      snapshot: { id: 'snap-1', createdAt: '' },
+    },
+  });
+}
+
+describe('build node and an LLM fix on trial', () => {
+  it('builds from a fresh copy with the patches applied', async () => {
+    const sandbox = new FakeSandbox();
+    const update = await runPortNode(buildNode, await stateWithFixOnTrial(), fakePortServices(sandbox));
+    expect(update.buildStatus).toBe('SUCCESS');
+    expect(update.fixUnderTrial).toBeNull();
+    expect(readFileSync(join(sandbox.workspace, 'src', 'lib', 'str.c'), 'utf8')).toContain('own_strnlen');
+  });
+
+  it('rolls the fix back when the build now fails earlier than before it', async () => {
+    const sandbox = new FakeSandbox((c) => ({
+      exitCode: c === './configure' ? 1 : 0,
+      stderr: 'configure: error: x',
+    }));
+    const update = await runPortNode(buildNode, await stateWithFixOnTrial(), fakePortServices(sandbox));
+    expect(update.buildStatus).toBe('FAILED');
+    expect(update.errors?.at(-1)?.progress).toBe(buildProgress('configure', 0));
+    expect(update.plan).toEqual(before);
+    expect(update.patches).toEqual([]);
+    expect(update.fixAttempts?.[0]?.outcome).toBe('rolled-back');
+    expect(update.fixUnderTrial).toBeNull();
+    expect(sandbox.rollbacks).toEqual(['snap-1']);
+  });
+
+  it('keeps the fix when the build fails no earlier (at the same make)', async () => {
+    const sandbox = new FakeSandbox((c) => ({
+      exitCode: c === 'make' ? 2 : 0,
+      stderr: 'main.c:1: error: y',
+    }));
+    const state = await stateWithFixOnTrial();
+    const update = await runPortNode(buildNode, state, fakePortServices(sandbox));
+    expect(update.buildStatus).toBe('FAILED');
+    expect(update.plan).toEqual(withFix);
+    expect(update.patches ?? state.patches).toHaveLength(1);
+    expect(update.fixAttempts?.[0]?.outcome).toBe('applied');
+    expect(update.fixUnderTrial).toBeNull();
+    expect(sandbox.rollbacks).toEqual([]);
+  });
+});

@@ -1,0 +1,158 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NodeDefinition, NodeRunContext } from '../../engine/types.ts';
+import type { LlmClient, LlmRequest, LlmResult } from '../../llm/index.ts';
+import { createOfflineLlmClient } from '../../llm/index.ts';
+import type { Sandbox, SandboxRunOptions, SandboxRunResult, SandboxSnapshot } from '../../sandbox/Sandbox.ts';
+import type { PortServices } from '../PortServices.ts';
+import type { PortState } from '../PortState.ts';
+
+/** What a scripted sandbox command answers: exit code and output. */
+export type FakeCommandResult = { exitCode: number; stdout?: string; stderr?: string };
+
+/**
+ * A sandbox for unit tests of node logic: commands are answered by a script, the workspace is a
+ * real temporary folder (so source copies and patches are real), snapshots are recorded.
+ */
+export class FakeSandbox implements Sandbox {
+  readonly id = 'fake';
+  readonly mode = 'accelerated' as const;
+  readonly workspace: string;
+  readonly commands: string[] = [];
+  readonly rollbacks: string[] = [];
+  private snapshots = 0;
+
+  constructor(private readonly script: (command: string) => FakeCommandResult = () => ({ exitCode: 0 })) {
+    this.workspace = mkdtempSync(join(tmpdir(), 'rvport-fake-sandbox-'));
+  }
+
+  async run(command: string | readonly string[], _options?: SandboxRunOptions): Promise<SandboxRunResult> {
+    const line = typeof command === 'string' ? command : command.join(' ');
+    this.commands.push(line);
+    const r = this.script(line);
+    return {
+      exitCode: r.exitCode,
+      stdout: r.stdout ?? '',
+      stderr: r.stderr ?? '',
+      stdoutBytes: (r.stdout ?? '').length,
+      stderrBytes: (r.stderr ?? '').length,
+      durationMs: 1,
+      timedOut: false,
+      aborted: false,
+      commandNotFound: false,
+      truncated: false,
+    };
+  }
+  async readFile(): Promise<Buffer> {
+    throw new Error('not in the fake sandbox');
+  }
+  async writeFile(): Promise<void> {}
+  async copyIn(): Promise<void> {}
+  async copyOut(): Promise<void> {}
+  async installPackages(packages: readonly string[]): Promise<SandboxRunResult> {
+    return this.run(`apt-get install ${packages.join(' ')}`);
+  }
+  async snapshot(): Promise<SandboxSnapshot> {
+    this.snapshots++;
+    return { id: `snap-${this.snapshots}`, createdAt: '2026-01-01T00:00:00.000Z' };
+  }
+  async rollback(snapshot: SandboxSnapshot): Promise<void> {
+    this.rollbacks.push(snapshot.id);
+  }
+  async destroy(): Promise<void> {}
+}
+
+/** An LLM client answering each request from a script (by schema name), with fixed usage per call. */
+export function scriptedLlm(
+  answer: (request: LlmRequest) => { outcome?: LlmResult['outcome']; value?: unknown; text?: string },
+  usage = { inputTokens: 100, outputTokens: 10 },
+): LlmClient & { requests: LlmRequest[] } {
+  const requests: LlmRequest[] = [];
+  return {
+    requests,
+    provider: 'fake',
+    offline: false,
+    costCapUsd: 1,
+    modelFor: () => 'fake-model',
+    async complete<T>(request: LlmRequest<T>): Promise<LlmResult<T>> {
+      requests.push(request as LlmRequest);
+      const a = answer(request as LlmRequest);
+      const outcome = a.outcome ?? 'ok';
+      return {
+        outcome,
+        ok: outcome === 'ok',
+        text: a.text ?? JSON.stringify(a.value ?? null),
+        ...(outcome === 'ok' ? { value: a.value as T } : {}),
+        usage: { ...usage, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        costUsd: 0.001,
+        durationMs: 1,
+        role: 'fixer',
+        provider: 'fake',
+        model: 'fake-model',
+        exchanges: 1,
+        repairTurns: 0,
+      };
+    },
+    totals: () => ({
+      exchanges: requests.length,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      costUsd: 0,
+    }),
+    costCapReached: () => false,
+  };
+}
+
+/** Port services around a fake sandbox, with an offline LLM unless one is given. */
+export function fakePortServices(sandbox: FakeSandbox, overrides: Partial<PortServices> = {}): PortServices {
+  const home = mkdtempSync(join(tmpdir(), 'rvport-fake-home-'));
+  mkdirSync(join(home, 'out'), { recursive: true });
+  const buildLog = join(home, 'out', 'build.log');
+  writeFileSync(buildLog, '');
+  return {
+    home,
+    outDir: join(home, 'out'),
+    sourcesDir: join(home, 'sources'),
+    buildLog,
+    sandbox: {
+      get: async () => sandbox,
+      discard: async () => {},
+      imageId: 'fake-image',
+      suite: 'trixie',
+    },
+    contents: async () => null,
+    heuristics: [],
+    commandTimeoutMs: 60_000,
+    testTimeoutMs: 60_000,
+    progress: () => {},
+    llm: createOfflineLlmClient('tests'),
+    suite: 'trixie',
+    ...overrides,
+  };
+}
+
+/** Runs one port node as the engine would, and returns its update of the state. */
+export async function runPortNode(
+  node: NodeDefinition<PortState>,
+  state: PortState,
+  services: PortServices,
+): Promise<Partial<PortState>> {
+  const ctx: NodeRunContext = {
+    node: 'test',
+    workflowId: 'test',
+    signal: new AbortController().signal,
+    clock: { now: () => Date.now(), sleep: async () => {} } as unknown as NodeRunContext['clock'],
+    logDir: services.outDir,
+    step: 1,
+    remainingSteps: 100,
+    emit: () => {},
+    inFlight: undefined,
+    saveInFlight: async () => {},
+    services: { port: services },
+  };
+  const run = (node as { run?: (s: unknown, c: NodeRunContext) => Promise<{ context?: Partial<PortState> }> })
+    .run;
+  if (!run) throw new Error('not a runnable node');
+  const update = await run({ context: state }, ctx);
+  return update.context ?? {};
+}
