@@ -1,6 +1,7 @@
 // A local batch against the same ports run one by one: `rvport batch LIST --workers 2 --force`
-// versus the sum of single `rvport port SOURCE --force` wall times, both measured here, in one
-// run, in the same fresh RVPORT_HOME (sandbox images shared with the machine's). Usage:
+// versus the sum of single `rvport port SOURCE --force` wall times (both --offline: no LLM),
+// both measured here, in one run, in the same fresh RVPORT_HOME (sandbox images shared with the
+// machine's). Usage:
 //   npx tsx bench/batch.ts [NAME…]        (default: the eight packages below)
 // Prints a Markdown table and the totals; the batch's summary.md is kept in the output folder.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ for (const name of packages) {
       'port',
       join(corpus, name),
       '--force',
+      '--offline',
       '--json',
       '--out',
       join(out, 'single'),
@@ -62,6 +64,7 @@ const batch = await runProcess({
     '--workers',
     '2',
     '--force',
+    '--offline',
     '--json',
     '--out',
     join(out, 'batch'),

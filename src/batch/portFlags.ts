@@ -8,6 +8,10 @@ export const portSettingsSchema = z
     mode: z.enum(['accelerated', 'emulated']).optional(),
     /** Time limit of one build command, seconds (`port --timeout`). */
     commandTimeoutSec: z.number().int().positive().optional(),
+    /** No LLM calls even where a provider is configured (`port --offline`). */
+    offline: z.boolean().optional(),
+    /** LLM cost limit of each port in dollars (`port --cost-cap`). */
+    costCapUsd: z.number().nonnegative().optional(),
   })
   .strict();
 export type PortSettings = z.infer<typeof portSettingsSchema>;
@@ -22,5 +26,7 @@ export function portFlags(settings: PortSettings): string[] {
   if (settings.maxAttempts !== undefined) flags.push('--max-attempts', String(settings.maxAttempts));
   if (settings.mode !== undefined) flags.push('--mode', settings.mode);
   if (settings.commandTimeoutSec !== undefined) flags.push('--timeout', String(settings.commandTimeoutSec));
+  if (settings.offline) flags.push('--offline');
+  if (settings.costCapUsd !== undefined) flags.push('--cost-cap', String(settings.costCapUsd));
   return flags;
 }

@@ -90,7 +90,7 @@ describe.sequential('rvport batch on real packages', () => {
     'ports a local batch with --workers 2; invalid entries are failed entries and the batch goes on',
     async () => {
       const { code, stdout, stderr } = await runCli(
-        ['batch', 'list.txt', '--workers', '2', '--out', 'local', '--json'],
+        ['batch', 'list.txt', '--workers', '2', '--offline', '--out', 'local', '--json'],
         {
           cwd: work,
           env: { RVPORT_HOME: localHome },
@@ -154,7 +154,7 @@ describe.sequential('rvport batch on real packages', () => {
     async () => {
       writeFileSync(join(work, 'one.txt'), `${join(corpus, 'sl')}\n`);
       const env = { RVPORT_HOME: home() };
-      const { child, done } = startCli(['batch', 'one.txt', '--out', 'int'], { cwd: work, env });
+      const { child, done } = startCli(['batch', 'one.txt', '--offline', '--out', 'int'], { cwd: work, env });
       const log = join(work, 'int', 'sl', 'port.log');
       await waitFor(
         () => existsSync(log) && readFileSync(log, 'utf8').includes('[build]'),
@@ -168,7 +168,7 @@ describe.sequential('rvport batch on real packages', () => {
       expect(JSON.parse(readFileSync(join(work, 'int', 'batch.json'), 'utf8')).results).toEqual({});
       expect(readFileSync(join(work, 'int', 'summary.md'), 'utf8')).toContain('1 not finished');
 
-      const again = await runCli(['batch', 'one.txt', '--out', 'int'], { cwd: work, env });
+      const again = await runCli(['batch', 'one.txt', '--offline', '--out', 'int'], { cwd: work, env });
       expect(again.code, again.stderr).toBe(0);
       expect(readRows('int')).toEqual([expect.objectContaining({ name: 'sl', verdict: 'verified' })]);
       expect(readFileSync(log, 'utf8')).toMatch(/resuming the interrupted port of sl/);
@@ -207,10 +207,13 @@ describe.sequential('rvport batch on real packages', () => {
           workers.push(w);
         }
         await waitFor(() => logs.every((l) => l.includes('waiting for jobs')), 2 * MINUTES, 'the workers');
-        const coordinator = startCli(['batch', 'list.txt', '--queue', redis.url, '--out', 'queue'], {
-          cwd: work,
-          env: { RVPORT_HOME: coordinatorHome },
-        });
+        const coordinator = startCli(
+          ['batch', 'list.txt', '--queue', redis.url, '--offline', '--out', 'queue'],
+          {
+            cwd: work,
+            env: { RVPORT_HOME: coordinatorHome },
+          },
+        );
         // kill the first worker that starts one of the slower ports (tens of seconds), mid-job
         let victim = -1;
         await waitFor(

@@ -28,12 +28,20 @@ interface BatchOptions {
   maxAttempts?: number;
   mode?: 'accelerated' | 'emulated';
   timeout?: number;
+  offline?: boolean;
+  costCap?: number;
   json?: boolean;
 }
 
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive whole number');
+  return n;
+}
+
+function nonNegative(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number of 0 or more');
   return n;
 }
 
@@ -55,6 +63,8 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
       new Option('--mode <mode>', 'sandbox compiler mode of the ports').choices(['accelerated', 'emulated']),
     )
     .option('--timeout <seconds>', 'time limit of one build command in a port', positiveInt)
+    .option('--offline', 'no LLM calls in the ports even if a provider is configured')
+    .option('--cost-cap <usd>', 'LLM cost limit of each port in dollars', nonNegative)
     .option('--json', 'totals and results as JSON on stdout')
     .action(async (list: string, opts: BatchOptions) => {
       if (opts.queue && opts.workers !== undefined) {
@@ -79,6 +89,8 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
         ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
         ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
         ...(opts.timeout !== undefined ? { commandTimeoutSec: opts.timeout } : {}),
+        ...(opts.offline ? { offline: true } : {}),
+        ...(opts.costCap !== undefined ? { costCapUsd: opts.costCap } : {}),
       };
       const timeoutMs = opts.jobTimeout !== undefined ? opts.jobTimeout * 1000 : undefined;
       if (opts.force) await store.clear(); // a new batch id, so a queue gets new jobs
