@@ -5,7 +5,7 @@ import { type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import type { ValidBatchEntry } from '../BatchEntry.ts';
-import { childPortRunner } from '../childPortRunner.ts';
+import { childPortRunner, DEFAULT_INTERRUPT_GRACE_MS } from '../childPortRunner.ts';
 import type { EntryResult } from '../EntryResult.ts';
 import { portFlags } from '../portFlags.ts';
 import {
@@ -25,6 +25,9 @@ import type { WorkerEvent } from './WorkerEvent.ts';
 export const DEFAULT_LOCK_MS = 60_000;
 /** How often one job may lose its worker before it counts as failed. */
 export const MAX_STALLED_COUNT = 2;
+/** Time beyond the ports' interrupt grace for handing their jobs back before giving up on Redis. */
+const CLOSE_MARGIN_MS = 15_000;
+const ERROR_REPEAT_MS = 60_000;
 
 export interface QueueWorkerOptions {
   url: string;
@@ -43,9 +46,10 @@ export interface QueueWorkerOptions {
  * A machine's share of a distributed batch: takes port jobs off the queue, runs each as a child
  * `rvport port`, and returns the result with the recipe-cache entries it produced. Runs until the
  * signal; then running ports are interrupted (they keep their checkpoint here) and their jobs go
- * back to the queue.
+ * back to the queue. `queueLost`: Redis did not answer while stopping (BullMQ's connections may
+ * go on retrying; the caller should end the process).
  */
-export async function runQueueWorker(options: QueueWorkerOptions): Promise<void> {
+export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ queueLost: boolean }> {
   const connection = await connectQueue(options.url);
   const id = `${hostname()}:${process.pid}`;
   const lockMs = options.lockMs ?? DEFAULT_LOCK_MS;
@@ -103,7 +107,14 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<void>
     maxStalledCount: MAX_STALLED_COUNT,
     name: id,
   });
-  worker.on('error', (error) => options.onEvent({ type: 'error', message: error.message }));
+  // A Redis that is down fails every few seconds with the same message: say it once a minute.
+  const lastSaid = new Map<string, number>();
+  worker.on('error', (error) => {
+    const now = Date.now();
+    if (now - (lastSaid.get(error.message) ?? Number.NEGATIVE_INFINITY) < ERROR_REPEAT_MS) return;
+    lastSaid.set(error.message, now);
+    options.onEvent({ type: 'error', message: error.message });
+  });
   options.onEvent({ type: 'ready', worker: id, queue: QUEUE_NAME, concurrency: options.concurrency });
   await new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();
@@ -112,8 +123,18 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<void>
   options.onEvent({ type: 'stopping' });
   const closing = worker.close();
   stop.abort();
-  await closing;
+  // Ports stop within their grace time; a queue that no longer answers must not keep us here.
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = await Promise.race([
+    closing.then(() => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), DEFAULT_INTERRUPT_GRACE_MS + CLOSE_MARGIN_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (gaveUp) options.onEvent({ type: 'error', message: 'the queue did not answer; stopped without it' });
   connection.disconnect();
+  return { queueLost: gaveUp };
 }
 
 async function recipesOf(cache: RecipeCache, result: EntryResult): Promise<string | null> {

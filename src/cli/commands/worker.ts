@@ -34,8 +34,9 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
         lockSeconds: number;
         json?: boolean;
       }) => {
+        let queueLost = false;
         try {
-          await runQueueWorker({
+          ({ queueLost } = await runQueueWorker({
             url: opts.queue,
             concurrency: opts.concurrency,
             out: resolve(opts.out),
@@ -45,12 +46,15 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
               opts.json
                 ? ctx.out(`${JSON.stringify(event)}\n`)
                 : ctx.err(`rvport worker: ${describeWorkerEvent(event)}\n`),
-          });
+          }));
         } catch (error) {
           if ((error as Error).name === 'QueueUrlError') throw new UsageError((error as Error).message);
           throw error;
         }
         ctx.exitCode = ExitCode.Interrupted;
+        // BullMQ's connections retry a lost Redis for ever; the ports are stopped and nothing is
+        // left to save, so leave now rather than wait for a second Ctrl+C.
+        if (queueLost) process.exit(ExitCode.Interrupted);
       },
     );
 }
