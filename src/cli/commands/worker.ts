@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+import { type Command, InvalidArgumentError } from 'commander';
+import { runQueueWorker } from '../../batch/queue/runQueueWorker.ts';
+import { describeWorkerEvent } from '../../batch/queue/WorkerEvent.ts';
+import type { CliContext } from '../CliContext.ts';
+import { ExitCode } from '../exitCodes.ts';
+import { UsageError } from '../UsageError.ts';
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive whole number');
+  return n;
+}
+
+export function registerWorkerCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('worker')
+    .description('run the ports of distributed batches (rvport batch --queue) on this machine until Ctrl+C')
+    .requiredOption('--queue <url>', 'the BullMQ queue: redis://HOST:PORT')
+    .option('--concurrency <n>', 'ports at once on this machine', positiveInt, 1)
+    .option('--out <dir>', "where this machine's ports write OUT/NAME/", './rvport-out')
+    .option(
+      '--lock-seconds <n>',
+      "a dead worker's job goes back to the queue after about this long",
+      positiveInt,
+      60,
+    )
+    .option('--json', 'one JSON object a line on stdout per job event')
+    .action(
+      async (opts: {
+        queue: string;
+        concurrency: number;
+        out: string;
+        lockSeconds: number;
+        json?: boolean;
+      }) => {
+        let queueLost = false;
+        try {
+          ({ queueLost } = await runQueueWorker({
+            url: opts.queue,
+            concurrency: opts.concurrency,
+            out: resolve(opts.out),
+            lockMs: opts.lockSeconds * 1000,
+            signal: ctx.signal,
+            onEvent: (event) =>
+              opts.json
+                ? ctx.out(`${JSON.stringify(event)}\n`)
+                : ctx.err(`rvport worker: ${describeWorkerEvent(event)}\n`),
+          }));
+        } catch (error) {
+          if ((error as Error).name === 'QueueUrlError') throw new UsageError((error as Error).message);
+          throw error;
+        }
+        ctx.exitCode = ExitCode.Interrupted;
+        // BullMQ's connections retry a lost Redis for ever; the ports are stopped and nothing is
+        // left to save, so leave now rather than wait for a second Ctrl+C.
+        if (queueLost) process.exit(ExitCode.Interrupted);
+      },
+    );
+}
