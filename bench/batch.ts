@@ -9,13 +9,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcess } from '../src/process/runProcess.ts';
 import { ensureCorpus } from '../test/helpers/corpus.ts';
-import { throwawayHome } from '../test/helpers/throwawayHome.ts';
+import { makePortHome } from '../test/helpers/portHome.ts';
 
 const DEFAULT_PACKAGES = ['sl', 'libinih', 'cjson', 'libdeflate', 'xxhash', 'tcc', 'luajit', 'memtest86+'];
 const packages = process.argv.length > 2 ? process.argv.slice(2) : DEFAULT_PACKAGES;
 const bin = new URL('../bin/rvport.js', import.meta.url).pathname;
 const corpus = await ensureCorpus(packages);
-const home = throwawayHome('rvport-bench-batch-home-');
+const home = makePortHome('rvport-bench-batch-home-');
 const out = mkdtempSync(join(tmpdir(), 'rvport-bench-batch-'));
 const env = { RVPORT_HOME: home };
 const seconds = (ms: number) => Math.round(ms / 100) / 10;

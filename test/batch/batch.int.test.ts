@@ -5,9 +5,9 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_NAME } from '../../src/batch/queue/queueConnection.ts';
 import { ensureCorpus } from '../helpers/corpus.ts';
+import { makePortHome } from '../helpers/portHome.ts';
 import { startRedis } from '../helpers/redisServer.ts';
 import { runCli, startCli, waitFor } from '../helpers/rvportCli.ts';
-import { throwawayHome } from '../helpers/throwawayHome.ts';
 
 // Issue 7: the batch runner on real ports of the smallest corpus packages, through the real
 // binary: locally with two workers, interrupted and resumed, and distributed over a BullMQ queue
@@ -19,7 +19,7 @@ let corpus: string;
 let work: string;
 const homes: string[] = [];
 const home = () => {
-  const h = throwawayHome('rvport-batch-home-');
+  const h = makePortHome('rvport-batch-home-');
   homes.push(h);
   return h;
 };
