@@ -1,4 +1,5 @@
 import type { Finding } from '../analysis/hazards/HazardRule.ts';
+import type { SandboxMode } from '../sandbox/Sandbox.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
 
 /** The format of a port's state; bumped when a field changes meaning. */
@@ -18,7 +19,9 @@ export interface PortOptions {
   maxAttempts: number;
   costCapUsd: number;
   offline: boolean;
-  mode: 'accelerated' | 'emulated';
+  mode: SandboxMode;
+  /** Why this mode built the package (chooseSandboxMode). */
+  modeReason?: string;
   optimize: boolean;
   force: boolean;
 }

@@ -18,10 +18,12 @@ import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
 import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
 import { createSandbox } from '../sandbox/createSandbox.ts';
 import { findImages, imageKeys } from '../sandbox/findImages.ts';
+import { loadUserlandProofs, type UserlandProofTable } from '../sandbox/proof/userlandProofs.ts';
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
 import { headCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
+import { chooseSandboxMode, type RequestedMode } from './chooseSandboxMode.ts';
 import { type PortFiles, writeCacheHitOutputs, writePortOutputs } from './outputs/writePortOutputs.ts';
 import type { PortServices, SandboxProvider } from './PortServices.ts';
 import { createPortState, type PortState } from './PortState.ts';
@@ -38,7 +40,8 @@ export interface PortRequest {
   optimize: boolean;
   package: boolean;
   restart: boolean;
-  mode: SandboxMode;
+  /** `auto`: the fastest mode proven identical for the package (chooseSandboxMode). */
+  mode: RequestedMode;
   out: string;
   offline: boolean;
   /** The LLM cost cap; the configuration's (default $1.00) when absent. */
@@ -49,6 +52,8 @@ export interface PortRequest {
   commandTimeoutMs?: number;
   testTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Default: the committed table (src/sandbox/proof/userlandProofs.json). */
+  proofs?: UserlandProofTable;
 }
 
 export type PortResultKind = 'verified' | 'not_verified' | 'escalated' | 'interrupted' | 'package_failed';
@@ -84,7 +89,13 @@ export async function runPort(
   const outDir = resolve(request.out, spec.name);
   await mkdir(outDir, { recursive: true });
   const keys = imageKeys(suite);
-  const imageId = request.mode === 'accelerated' ? keys.accel : keys.rootfs;
+  const proofs = request.proofs ?? loadUserlandProofs();
+  const choice = chooseSandboxMode(request.mode, spec.name, proofs.proofs[spec.name], {
+    accelerated: keys.accel,
+    'native-userland': keys.native,
+  });
+  const mode = choice.mode;
+  const imageId = { emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native }[mode];
 
   const commit = await localCommit(spec);
   const cached = request.force
@@ -112,16 +123,20 @@ export async function runPort(
   }
 
   const images = await findImages(home, suite);
-  const ready = request.mode === 'emulated' ? images.rootfs : images.accel && images.tools && images.rootfs;
+  const ready = {
+    emulated: images.rootfs,
+    accelerated: images.accel && images.tools && images.rootfs,
+    'native-userland': images.native && images.nativeTools && images.rootfs,
+  }[mode];
   if (!ready) {
     io.progress({
       type: 'note',
-      message: `provisioning the riscv64 sandbox (${request.mode}, first run only; several minutes)`,
+      message: `provisioning the riscv64 sandbox (${mode}, first run only; several minutes)`,
     });
     await setupSandbox({
       home,
       suite,
-      mode: request.mode,
+      mode,
       signal: io.signal,
       ...(request.mirror ? { mirror: request.mirror } : {}),
       onProgress: (message) => io.progress({ type: 'note', message }),
@@ -154,7 +169,8 @@ export async function runPort(
   });
   const spentUsd = resuming ? ((existing?.context as PortState | undefined)?.llm?.costUsd ?? 0) : 0;
   const llm = createLlmClient({ config: llmConfig, callLogPath: join(outDir, 'llm-calls.jsonl'), spentUsd });
-  const sandbox = sandboxProvider({ home, suite, mode: request.mode, keep: request.keepSandbox, imageId });
+  io.progress({ type: 'note', message: `sandbox mode ${mode}: ${choice.reason}` });
+  const sandbox = sandboxProvider({ home, suite, mode, keep: request.keepSandbox, imageId });
   const services: PortServices = {
     home,
     outDir,
@@ -176,7 +192,8 @@ export async function runPort(
       maxAttempts: request.maxAttempts,
       costCapUsd: llm.costCapUsd,
       offline: request.offline,
-      mode: request.mode,
+      mode,
+      modeReason: choice.reason,
       optimize: request.optimize,
       force: request.force,
     },

@@ -3,10 +3,16 @@
  * backend (a native riscv64 machine over SSH) can implement it too.
  */
 
-/** `accelerated`: the rootfs's toolchain is swapped for x86_64 cross compilers of the same version. */
-export type SandboxMode = 'accelerated' | 'emulated';
+/**
+ * `emulated`: everything riscv64 under qemu. `accelerated`: the rootfs's toolchain is swapped for
+ * x86_64 cross compilers of the same version. `native-userland`: accelerated, and also the shells,
+ * make, the text tools and coreutils are the x86_64 builds of the same Debian versions (never
+ * `uname`, `arch`, python3, cmake, meson or perl: see provision/userlandSwap.ts).
+ */
+export type SandboxMode = 'native-userland' | 'accelerated' | 'emulated';
 
-export const SANDBOX_MODES: readonly SandboxMode[] = ['accelerated', 'emulated'];
+/** Fastest first. */
+export const SANDBOX_MODES: readonly SandboxMode[] = ['native-userland', 'accelerated', 'emulated'];
 
 /** Where the workspace of an instance appears inside the sandbox. */
 export const SANDBOX_WORKSPACE = '/build';

@@ -9,7 +9,7 @@ import { sandboxPaths } from './sandboxPaths.ts';
 export interface CreateSandboxOptions {
   /** RVPORT_HOME; default from the environment. */
   home?: string;
-  /** Default `accelerated`. */
+  /** Default `accelerated` (native-userland only where proven identical: see port/chooseMode.ts). */
   mode?: SandboxMode;
   suite?: string;
   /** Survive this process (`--keep-sandbox`); otherwise the next start removes it once we are gone. */
@@ -32,6 +32,29 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
   }
   if (mode === 'emulated') {
     return createInstance(paths, { mode, lowerKeys: [images.rootfs.key], keep: options.keep ?? false });
+  }
+  if (mode === 'native-userland') {
+    if (images.native?.refusedReason) {
+      throw new SandboxError(
+        'toolchain-mismatch',
+        `native-userland mode refused: ${images.native.refusedReason}`,
+        'rvport sandbox setup --mode emulated   (and --mode emulated for exec and port)',
+      );
+    }
+    if (!images.nativeTools || !images.native) {
+      throw new SandboxError(
+        'image-missing',
+        `the native-userland images for ${suite} are not provisioned`,
+        setupHint,
+      );
+    }
+    return createInstance(paths, {
+      mode,
+      lowerKeys: [images.native.key, images.rootfs.key],
+      toolsKey: images.nativeTools.key,
+      ...(images.native.env ? { env: images.native.env } : {}),
+      keep: options.keep ?? false,
+    });
   }
   if (images.accel?.refusedReason) {
     throw new SandboxError(

@@ -1,20 +1,40 @@
-import { acceleratedLayerKey, DEFAULT_SUITE, imageKey, rootfsRecipe, toolsRecipe } from './imageRecipes.ts';
+import {
+  acceleratedLayerKey,
+  DEFAULT_SUITE,
+  imageKey,
+  nativeToolsRecipe,
+  nativeUserlandLayerKey,
+  rootfsRecipe,
+  toolsRecipe,
+} from './imageRecipes.ts';
 import { type ImageRecord, readImageRecord } from './imageStore.ts';
 import { sandboxPaths } from './sandboxPaths.ts';
 
-/** The images that make up each mode: emulated needs the rootfs; accelerated all three. */
+/**
+ * The images that make up each mode: emulated needs the rootfs; accelerated the rootfs, the tools
+ * tree and its layer; native-userland the rootfs, its own tools tree and its own layer.
+ */
 export interface SandboxImages {
   suite: string;
   rootfs?: ImageRecord;
   tools?: ImageRecord;
   accel?: ImageRecord;
+  nativeTools?: ImageRecord;
+  native?: ImageRecord;
 }
 
 /** The image keys for a suite; everything about an image is a function of its recipe. */
 export function imageKeys(suite: string) {
   const rootfs = imageKey(rootfsRecipe(suite));
   const tools = imageKey(toolsRecipe(suite));
-  return { rootfs, tools, accel: acceleratedLayerKey(rootfs, tools) };
+  const nativeTools = imageKey(nativeToolsRecipe(suite));
+  return {
+    rootfs,
+    tools,
+    accel: acceleratedLayerKey(rootfs, tools),
+    nativeTools,
+    native: nativeUserlandLayerKey(rootfs, nativeTools),
+  };
 }
 
 /** The images already provisioned for a suite (nothing is built). */
@@ -26,5 +46,7 @@ export async function findImages(home?: string, suite = DEFAULT_SUITE): Promise<
     rootfs: await readImageRecord(paths, keys.rootfs),
     tools: await readImageRecord(paths, keys.tools),
     accel: await readImageRecord(paths, keys.accel),
+    nativeTools: await readImageRecord(paths, keys.nativeTools),
+    native: await readImageRecord(paths, keys.native),
   };
 }

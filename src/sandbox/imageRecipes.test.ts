@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { acceleratedLayerKey, imageKey, rootfsRecipe, toolsRecipe } from './imageRecipes.ts';
+import {
+  acceleratedLayerKey,
+  imageKey,
+  nativeToolsRecipe,
+  nativeUserlandLayerKey,
+  rootfsRecipe,
+  toolsRecipe,
+} from './imageRecipes.ts';
 
 describe('imageKey', () => {
   it('is stable, names the suite and architecture, and ignores package order', () => {
@@ -22,5 +29,17 @@ describe('imageKey', () => {
       expect.arrayContaining(['meson', 'ninja-build', 'autoconf', 'libtool', 'cmake']),
     );
     expect(toolsRecipe().purge).toContain('libc6-dev-riscv64-cross');
+  });
+});
+
+describe('native-userland images', () => {
+  it('get keys of their own, so the accelerated images stay valid', () => {
+    expect(imageKey(nativeToolsRecipe())).not.toBe(imageKey(toolsRecipe()));
+    expect(nativeToolsRecipe().packages).toEqual(
+      expect.arrayContaining([...toolsRecipe().packages, 'make', 'm4']),
+    );
+    expect(nativeUserlandLayerKey('r', 't')).toMatch(/^native-[0-9a-f]{16}$/);
+    expect(nativeUserlandLayerKey('r', 't')).not.toBe(nativeUserlandLayerKey('r', 'u'));
+    expect(nativeUserlandLayerKey('r', 't')).not.toBe(acceleratedLayerKey('r', 't'));
   });
 });

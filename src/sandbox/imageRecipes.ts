@@ -74,6 +74,14 @@ export function rootfsRecipe(suite = DEFAULT_SUITE): ImageRecipe {
   };
 }
 
+/**
+ * What the native-userland tools tree adds to the accelerated one: the x86_64 twins of the
+ * swapped userland that the `essential` variant does not bring (dash, bash, coreutils, sed, grep,
+ * findutils and diffutils are Essential; mawk only comes along as a dependency today), and the
+ * full perl the autoconf and automake scripts run under (perl-base alone lacks modules they use).
+ */
+export const NATIVE_USERLAND_EXTRA_PACKAGES: readonly string[] = ['m4', 'make', 'mawk', 'perl'];
+
 export function toolsRecipe(suite = DEFAULT_SUITE): ImageRecipe {
   return {
     kind: 'tools',
@@ -84,6 +92,15 @@ export function toolsRecipe(suite = DEFAULT_SUITE): ImageRecipe {
     purge: TOOLS_PURGE,
     formatVersion: IMAGE_FORMAT_VERSION,
   };
+}
+
+/**
+ * The x86_64 tree of native-userland mode: the accelerated tools plus the userland twins. A tree
+ * of its own (not a change to the accelerated one), so accelerated images keep their keys.
+ */
+export function nativeToolsRecipe(suite = DEFAULT_SUITE): ImageRecipe {
+  const tools = toolsRecipe(suite);
+  return { ...tools, packages: [...tools.packages, ...NATIVE_USERLAND_EXTRA_PACKAGES] };
 }
 
 /** A short stable hash of the inputs (the mirror is not one: any mirror serves the same suite). */
@@ -102,6 +119,24 @@ export const ACCELERATED_LAYER_VERSION = 2;
 /** The accelerated layer depends on exactly one rootfs, one tools tree and its script. */
 export function acceleratedLayerKey(rootfsKey: string, toolsKey: string): string {
   return `accel-${sha256(`${rootfsKey}\n${toolsKey}\n${IMAGE_FORMAT_VERSION}\n${ACCELERATED_LAYER_VERSION}`).slice(0, 16)}`;
+}
+
+/** Bumped when the native-userland layer's script or swap rules change (only that layer is rebuilt). */
+export const NATIVE_USERLAND_LAYER_VERSION = 1;
+
+/**
+ * The native-userland layer: the accelerated script and the userland swap, run over the rootfs
+ * with the native-userland tools tree (both scripts' versions are inputs).
+ */
+export function nativeUserlandLayerKey(rootfsKey: string, nativeToolsKey: string): string {
+  const inputs = [
+    rootfsKey,
+    nativeToolsKey,
+    IMAGE_FORMAT_VERSION,
+    ACCELERATED_LAYER_VERSION,
+    NATIVE_USERLAND_LAYER_VERSION,
+  ];
+  return `native-${sha256(inputs.join('\n')).slice(0, 16)}`;
 }
 
 function sha256(text: string): string {

@@ -6,7 +6,7 @@ import type { SandboxPaths } from './sandboxPaths.ts';
 /** What `image.json` says about a cached image; written last, so its presence means complete. */
 export interface ImageRecord {
   key: string;
-  kind: 'rootfs' | 'tools' | 'accel';
+  kind: 'rootfs' | 'tools' | 'accel' | 'native';
   suite: string;
   architecture: string;
   recipe?: ImageRecipe;
@@ -19,8 +19,17 @@ export interface ImageRecord {
   tarballBytes?: number;
   /** Toolchain package versions, for status and the accelerated-mode check. */
   toolchain?: Record<string, string>;
-  /** Set on the accelerated layer when the cross toolchain does not match the rootfs's. */
+  /** Set on a layer when its mode is refused (the cross toolchain does not match the rootfs's). */
   refusedReason?: string;
+  /** Native-userland layer: the riscv64 paths now served by their x86_64 twins. */
+  swapped?: string[];
+  /** Native-userland layer: packages or programs left riscv64, and why. */
+  keptEmulated?: string[];
+  /**
+   * Native-userland layer: environment every command gets, so the compiled-in host types of the
+   * swapped bash and make read as their riscv64 twins' (measured from those when the layer is built).
+   */
+  env?: Record<string, string>;
 }
 
 export const IMAGE_RECORD = 'image.json';

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { RequestedMode } from '../../port/chooseSandboxMode.ts';
 import { runPort } from '../../port/runPort.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
 import type { CliContext } from '../CliContext.ts';
@@ -12,7 +13,7 @@ interface PortOptions {
   package?: boolean;
   resume?: boolean;
   restart?: boolean;
-  mode: 'accelerated' | 'emulated';
+  mode: RequestedMode;
   out: string;
   offline?: boolean;
   costCap?: number;
@@ -44,9 +45,12 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
     .option('--resume', 'continue an interrupted run of this source (the default)')
     .option('--restart', 'discard an interrupted run of this source and start again')
     .addOption(
-      new Option('--mode <mode>', 'sandbox compiler mode')
-        .choices(['accelerated', 'emulated'])
-        .default('accelerated'),
+      new Option(
+        '--mode <mode>',
+        'sandbox mode; auto: native-userland where proven identical for the package, else accelerated',
+      )
+        .choices(['auto', 'native-userland', 'accelerated', 'emulated'])
+        .default('auto'),
     )
     .option('--out <dir>', 'where the outputs go (OUT/NAME/)', './rvport-out')
     .option('--offline', 'no LLM calls even if a provider is configured')
@@ -96,6 +100,8 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
                 ...(s
                   ? {
                       buildSystem: s.plan?.buildSystem ?? s.packageAnalysis?.buildSystem ?? null,
+                      mode: s.options.mode,
+                      modeReason: s.options.modeReason ?? null,
                       verification: s.verification,
                       attempts: s.attemptCount,
                       errorCategory: s.errors.at(-1)?.category ?? null,

@@ -41,7 +41,11 @@ export function registerSandboxCommand(program: Command, ctx: CliContext): void 
   sandbox
     .command('setup')
     .description('check and prepare the host, then provision (or reuse) the cached riscv64 images')
-    .option('--mode <mode>', 'accelerated (x86_64 cross compilers inside) or emulated', 'accelerated')
+    .option(
+      '--mode <mode>',
+      'native-userland (all images: x86_64 compilers and userland inside, accelerated as fallback), accelerated (x86_64 cross compilers inside) or emulated',
+      'native-userland',
+    )
     .option('--suite <suite>', 'Debian suite of the rootfs', 'trixie')
     .option('--mirror <url>', "Debian mirror (default: the one in this machine's apt sources)")
     .option('--json', 'machine-readable result on stdout')
@@ -79,7 +83,7 @@ export function registerSandboxCommand(program: Command, ctx: CliContext): void 
     .command('exec')
     .description('run a command in a throwaway instance (network off)')
     .argument('<command...>', 'the command and its arguments (after --)')
-    .option('--mode <mode>', 'accelerated or emulated', 'accelerated')
+    .option('--mode <mode>', 'native-userland, accelerated or emulated', 'accelerated')
     .option('--suite <suite>', 'Debian suite of the rootfs', 'trixie')
     .option('--instance <id>', 'run in this kept instance instead of a new one')
     .option('--keep', 'keep the new instance (its id is printed on stderr)')
@@ -133,7 +137,7 @@ export function registerSandboxCommand(program: Command, ctx: CliContext): void 
   sandbox
     .command('shell')
     .description('an interactive shell in a throwaway instance')
-    .option('--mode <mode>', 'accelerated or emulated', 'accelerated')
+    .option('--mode <mode>', 'native-userland, accelerated or emulated', 'accelerated')
     .option('--suite <suite>', 'Debian suite of the rootfs', 'trixie')
     .option('--instance <id>', 'enter this kept instance')
     .option('--network', 'allow network access')
@@ -257,7 +261,9 @@ function setupSummary(result: SetupResult, mode: SandboxMode) {
     suite: result.suite,
     durationMs: Math.round(result.durationMs),
     selfTest: result.selfTest.split('\n'),
-    images: [result.rootfs, result.tools, result.accel].filter(Boolean).map(imageSummary),
+    images: [result.rootfs, result.tools, result.accel, result.nativeTools, result.native]
+      .filter(Boolean)
+      .map(imageSummary),
   };
 }
 
@@ -266,7 +272,7 @@ function formatSetup(result: SetupResult, mode: SandboxMode): string {
     `sandbox ready for ${mode} mode (${result.suite}, ${(result.durationMs / 1000).toFixed(1)} s)`,
   ];
   lines.push(`  a fresh instance says: ${result.selfTest.split('\n').join(', ')}`);
-  for (const image of [result.rootfs, result.tools, result.accel]) {
+  for (const image of [result.rootfs, result.tools, result.accel, result.nativeTools, result.native]) {
     if (image)
       lines.push(
         `  ${image.key}  ${mib(image.treeBytes)}${image.tarballBytes ? `, ${mib(image.tarballBytes)} compressed` : ''}`,
@@ -287,6 +293,11 @@ async function sandboxStatus(suite: string) {
       : images.accel && images.tools && images.rootfs
         ? 'ready'
         : 'not provisioned',
+    'native-userland': images.native?.refusedReason
+      ? `refused: ${images.native.refusedReason}`
+      : images.native && images.nativeTools && images.rootfs
+        ? `ready (${images.native.swapped?.length ?? 0} programs swapped)`
+        : 'not provisioned',
   };
   return {
     home: paths.root,
@@ -304,7 +315,11 @@ async function sandboxStatus(suite: string) {
 
 function formatStatus(status: Awaited<ReturnType<typeof sandboxStatus>>): string {
   const lines = [`sandbox folder: ${status.home}`, `suite: ${status.suite}`];
-  lines.push(`emulated mode: ${status.modes.emulated}`, `accelerated mode: ${status.modes.accelerated}`);
+  lines.push(
+    `emulated mode: ${status.modes.emulated}`,
+    `accelerated mode: ${status.modes.accelerated}`,
+    `native-userland mode: ${status.modes['native-userland']}`,
+  );
   lines.push('images:');
   for (const image of status.images) {
     if (image)

@@ -30,7 +30,10 @@ export function renderReport(state: PortState): string {
         ['status', state.buildStatus],
         ['verification', `${verdict}${state.verification ? `: ${state.verification.reason}` : ''}`],
         ['attempts', `${state.attemptCount} of ${state.options.maxAttempts}`],
-        ['sandbox mode', state.options.mode],
+        [
+          'sandbox mode',
+          `${state.options.mode}${state.options.modeReason ? `: ${state.options.modeReason}` : ''}`,
+        ],
         ['time', seconds(state.timings.total)],
         ['LLM', llmLine(state.llm)],
       ],

@@ -238,7 +238,7 @@ export class ChrootSandbox implements Sandbox {
     const result = await runProcess({
       command: instanceCommand(this.mounts(options.network ?? false), options.cwd ?? SANDBOX_WORKSPACE, argv),
       clearEnv: true,
-      env: { ...SANDBOX_BASE_ENV, ...options.env },
+      env: { ...SANDBOX_BASE_ENV, ...this.record.env, ...options.env },
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       captureBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,

@@ -6,8 +6,10 @@ export interface InstanceRecord {
   mode: SandboxMode;
   /** Image keys of the read-only layers, topmost first. */
   lowerKeys: string[];
-  /** The tools tree mounted at /native (accelerated mode). */
+  /** The tools tree mounted at /native (accelerated and native-userland modes). */
   toolsKey?: string;
+  /** Added to every command's environment before the caller's (native-userland: host types). */
+  env?: Record<string, string>;
   /** The rvport process that created it; when it is gone, the instance is stale unless kept. */
   ownerPid: number;
   /** Kept instances survive their owner (`--keep-sandbox`) until destroyed. */

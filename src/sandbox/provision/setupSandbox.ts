@@ -9,7 +9,14 @@ import { createSandbox } from '../createSandbox.ts';
 import { readInstalledPackages } from '../dpkgStatus.ts';
 import { SandboxError } from '../errors.ts';
 import { imageKeys, type SandboxImages } from '../findImages.ts';
-import { DEFAULT_SUITE, type ImageRecipe, imageKey, rootfsRecipe, toolsRecipe } from '../imageRecipes.ts';
+import {
+  DEFAULT_SUITE,
+  type ImageRecipe,
+  imageKey,
+  nativeToolsRecipe,
+  rootfsRecipe,
+  toolsRecipe,
+} from '../imageRecipes.ts';
 import { type ImageRecord, imageTree } from '../imageStore.ts';
 import { prepareHost } from '../prepareHost.ts';
 import { probeOverlay } from '../probeOverlay.ts';
@@ -19,11 +26,25 @@ import { acceleratedLayerScript } from './acceleratedLayerScript.ts';
 import { CROSS_SPECS_PATH, crossSpecs, GO_ENV_DEFAULTS } from './crossSpecs.ts';
 import { mmdebstrapArgs } from './mmdebstrapArgs.ts';
 import { host, provisionImage, removeAbandonedTemps } from './provisionImage.ts';
+import {
+  HOST_TYPE_PROBE,
+  NATIVE_PERL_SCRIPT_PACKAGES,
+  PERL_PACKAGES,
+  parseHostTypes,
+  planUserlandSwap,
+  readPackageFiles,
+  SWAPPED_PACKAGES,
+  userlandSwapScript,
+} from './userlandSwap.ts';
 
 export interface SetupOptions {
   home?: string;
   suite?: string;
-  /** The mode that must work when setup returns; `accelerated` also builds the tools tree. */
+  /**
+   * The mode that must work when setup returns (default native-userland): `accelerated` also
+   * builds the tools tree and its layer; `native-userland` everything, since a package not proven
+   * identical in it falls back to accelerated.
+   */
   mode?: SandboxMode;
   /** Default: the Debian mirror of the machine's apt configuration. */
   mirror?: string;
@@ -43,12 +64,13 @@ export interface SetupResult extends SandboxImages {
 
 /**
  * Provisions (or finds cached) the riscv64 rootfs and, for accelerated mode, the x86_64 tools tree
- * and the layer that swaps the toolchain. A second call with everything cached only checks the host.
+ * and the layer that swaps the toolchain; for native-userland mode also its tools tree and the
+ * layer that swaps the userland too. A second call with everything cached only checks the host.
  */
 export async function setupSandbox(options: SetupOptions = {}): Promise<SetupResult> {
   const started = performance.now();
   const suite = options.suite ?? DEFAULT_SUITE;
-  const mode = options.mode ?? 'accelerated';
+  const mode = options.mode ?? 'native-userland';
   const paths = sandboxPaths(options.home);
   const progress = options.onProgress ?? (() => {});
   const hostChecks = options.skipHostPreparation
@@ -112,26 +134,22 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     return { suite, rootfs, hostChecks, selfTest, durationMs: performance.now() - started };
   }
 
-  const tools = await provisionImage(
-    paths,
-    {
-      key: keys.tools,
-      kind: 'tools',
-      suite,
-      architecture: 'amd64',
-      tarball: true,
-      build: async (tree) => {
-        const recipe = toolsRecipe(suite);
-        const extra = await debootstrap(recipe, tree);
-        await host(['chroot', tree, 'dpkg', '--purge', '--force-depends', ...recipe.purge]);
-        const specs = await host(['chroot', tree, 'riscv64-linux-gnu-gcc-14', '-dumpspecs']);
-        await writeFile(join(tree, CROSS_SPECS_PATH), crossSpecs(specs));
-        await appendFile(join(tree, 'usr/lib/go/go.env'), GO_ENV_DEFAULTS);
-        return { ...extra, toolchain: toolchainVersions(await readInstalledPackages(tree)) };
-      },
+  const toolsStep = (key: string, recipe: ImageRecipe) => ({
+    key,
+    kind: 'tools' as const,
+    suite,
+    architecture: 'amd64',
+    tarball: true,
+    build: async (tree: string) => {
+      const extra = await debootstrap(recipe, tree);
+      await host(['chroot', tree, 'dpkg', '--purge', '--force-depends', ...recipe.purge]);
+      const specs = await host(['chroot', tree, 'riscv64-linux-gnu-gcc-14', '-dumpspecs']);
+      await writeFile(join(tree, CROSS_SPECS_PATH), crossSpecs(specs));
+      await appendFile(join(tree, 'usr/lib/go/go.env'), GO_ENV_DEFAULTS);
+      return { ...extra, toolchain: toolchainVersions(await readInstalledPackages(tree)) };
     },
-    progress,
-  );
+  });
+  const tools = await provisionImage(paths, toolsStep(keys.tools, toolsRecipe(suite)), progress);
 
   const accel = await provisionImage(
     paths,
@@ -153,7 +171,16 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
         };
         if (!comparison.match) return { ...base, refusedReason: comparison.reason };
         progress(`${keys.accel}: diverting the riscv64 toolchain to the x86_64 cross compilers`);
-        await buildAcceleratedLayer(paths, keys, tree, temp, options.signal);
+        await buildLayer(
+          paths,
+          keys.rootfs,
+          keys.tools,
+          tree,
+          temp,
+          acceleratedLayerScript(),
+          options.signal,
+        );
+        await expectDiversion(tree, '/usr/bin/riscv64-linux-gnu-gcc-14', 'accelerated');
         return base;
       },
     },
@@ -166,22 +193,106 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
       'rvport sandbox setup --mode emulated   (and --mode emulated for exec and port)',
     );
   }
+  if (mode === 'accelerated') {
+    const selfTest = await selfTestInstance(options.home, suite, mode);
+    return { suite, rootfs, tools, accel, hostChecks, selfTest, durationMs: performance.now() - started };
+  }
+
+  const nativeTools = await provisionImage(
+    paths,
+    toolsStep(keys.nativeTools, nativeToolsRecipe(suite)),
+    progress,
+  );
+  const native = await provisionImage(
+    paths,
+    {
+      key: keys.native,
+      kind: 'native',
+      suite,
+      architecture: 'riscv64',
+      tarball: false,
+      build: async (tree, temp) => {
+        await mkdir(tree);
+        const rootfsTree = imageTree(paths, keys.rootfs);
+        const toolsTree = imageTree(paths, keys.nativeTools);
+        const comparison = compareToolchains(
+          await readInstalledPackages(rootfsTree),
+          await readInstalledPackages(toolsTree),
+        );
+        const plan = planUserlandSwap(
+          await readPackageFiles(rootfsTree, [
+            ...SWAPPED_PACKAGES,
+            ...PERL_PACKAGES,
+            ...NATIVE_PERL_SCRIPT_PACKAGES,
+          ]),
+          await readPackageFiles(toolsTree, [...SWAPPED_PACKAGES, ...PERL_PACKAGES]),
+        );
+        const base = {
+          derivedFrom: [keys.rootfs, keys.nativeTools],
+          toolchain: { check: comparison.details.join('; ') },
+          swapped: [...plan.swaps, ...plan.perlScripts],
+          keptEmulated: plan.kept,
+        };
+        if (!comparison.match) return { ...base, refusedReason: comparison.reason };
+        progress(
+          `${keys.native}: diverting the toolchain, ${plan.swaps.length} userland programs and ${plan.perlScripts.length} perl scripts to x86_64`,
+        );
+        const script = [acceleratedLayerScript(), HOST_TYPE_PROBE, userlandSwapScript(plan)].join('\n');
+        const output = await buildLayer(
+          paths,
+          keys.rootfs,
+          keys.nativeTools,
+          tree,
+          temp,
+          script,
+          options.signal,
+        );
+        await expectDiversion(tree, '/usr/bin/riscv64-linux-gnu-gcc-14', 'native-userland');
+        if (plan.swaps.includes('/usr/bin/sed'))
+          await expectDiversion(tree, '/usr/bin/sed', 'native-userland');
+        return { ...base, env: parseHostTypes(output) };
+      },
+    },
+    progress,
+  );
+  if (native.refusedReason) {
+    throw new SandboxError(
+      'toolchain-mismatch',
+      `native-userland mode refused: ${native.refusedReason}`,
+      'rvport sandbox setup --mode emulated   (and --mode emulated for exec and port)',
+    );
+  }
   const selfTest = await selfTestInstance(options.home, suite, mode);
-  return { suite, rootfs, tools, accel, hostChecks, selfTest, durationMs: performance.now() - started };
+  return {
+    suite,
+    rootfs,
+    tools,
+    accel,
+    nativeTools,
+    native,
+    hostChecks,
+    selfTest,
+    durationMs: performance.now() - started,
+  };
 }
 
 /** Setup only succeeds if a fresh instance really runs riscv64 code (and, accelerated, the cross gcc). */
 async function selfTestInstance(home: string | undefined, suite: string, mode: SandboxMode): Promise<string> {
   const box = await createSandbox({ home, suite, mode });
   try {
-    const probe =
-      mode === 'accelerated' ? 'uname -m && gcc -dumpmachine && readlink -f /usr/bin/gcc' : 'uname -m';
+    const probe = {
+      emulated: 'uname -m',
+      accelerated: 'uname -m && gcc -dumpmachine && readlink -f /usr/bin/gcc',
+      'native-userland':
+        'uname -m && gcc -dumpmachine && readlink -f /usr/bin/gcc && readlink -f /usr/bin/sed && echo "$(make -p -f /dev/null 2>/dev/null | grep ^MAKE_HOST)"',
+    }[mode];
     const result = await box.run(['/bin/sh', '-c', probe], { timeoutMs: 60_000 });
     const lines = result.stdout.trim().split('\n');
     const ok =
       result.exitCode === 0 &&
       lines[0] === 'riscv64' &&
-      (mode === 'emulated' || (lines[1] === 'riscv64-linux-gnu' && lines[2]?.startsWith('/native/')));
+      (mode === 'emulated' || (lines[1] === 'riscv64-linux-gnu' && lines[2]?.startsWith('/native/'))) &&
+      (mode !== 'native-userland' || (lines[3]?.startsWith('/native/') && /riscv64/.test(lines[4] ?? '')));
     if (!ok) {
       throw new SandboxError(
         'provision-failed',
@@ -194,28 +305,33 @@ async function selfTestInstance(home: string | undefined, suite: string, mode: S
   }
 }
 
-/** Runs the divert script in the emulated rootfs with `tree` as the overlay's upper layer. */
-async function buildAcceleratedLayer(
+/**
+ * Runs a layer script in the emulated rootfs with the tools tree at /native and `tree` as the
+ * overlay's upper layer; returns the script's output.
+ */
+async function buildLayer(
   paths: SandboxPaths,
-  keys: ReturnType<typeof imageKeys>,
+  rootfsKey: string,
+  toolsKey: string,
   tree: string,
   temp: string,
+  script: string,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<string> {
   const dirs = { work: join(temp, 'work'), merged: join(temp, 'merged'), workspace: join(temp, 'build') };
   for (const dir of Object.values(dirs)) await mkdir(dir, { recursive: true });
   const command = instanceCommand(
     {
-      lowerDirs: [imageTree(paths, keys.rootfs)],
+      lowerDirs: [imageTree(paths, rootfsKey)],
       upperDir: tree,
       workDir: dirs.work,
       mergedDir: dirs.merged,
       workspace: dirs.workspace,
-      nativeTree: imageTree(paths, keys.tools),
+      nativeTree: imageTree(paths, toolsKey),
       network: false,
     },
     '/',
-    ['/bin/sh', '-c', acceleratedLayerScript()],
+    ['/bin/sh', '-c', script],
   );
   const result = await runProcess({
     command,
@@ -227,18 +343,19 @@ async function buildAcceleratedLayer(
   if (result.exitCode !== 0) {
     throw new SandboxError(
       'provision-failed',
-      `building the accelerated layer failed:\n${result.stderr.slice(-3000)}`,
-    );
-  }
-  // Check in the tree itself that the swap happened, not only that the script exited 0.
-  const diversions = await readFile(join(tree, 'var/lib/dpkg/diversions'), 'utf8').catch(() => '');
-  if (!diversions.includes('/usr/bin/riscv64-linux-gnu-gcc-14.riscv64')) {
-    throw new SandboxError(
-      'provision-failed',
-      'the accelerated layer has no diversion for riscv64-linux-gnu-gcc-14',
+      `building the layer ${tree} failed:\n${result.stderr.slice(-3000)}`,
     );
   }
   for (const dir of Object.values(dirs)) await host(['rm', '-rf', '--one-file-system', dir]);
+  return result.stdout;
+}
+
+/** Checks in the tree itself that the swap happened, not only that the script exited 0. */
+async function expectDiversion(tree: string, path: string, layer: string): Promise<void> {
+  const diversions = await readFile(join(tree, 'var/lib/dpkg/diversions'), 'utf8').catch(() => '');
+  if (!diversions.includes(`${path}.riscv64`)) {
+    throw new SandboxError('provision-failed', `the ${layer} layer has no diversion for ${path}`);
+  }
 }
 
 function toolchainVersions(

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { UserlandProof } from '../sandbox/proof/userlandProofs.ts';
+import { chooseSandboxMode } from './chooseSandboxMode.ts';
+
+const layers = { accelerated: 'accel-1', 'native-userland': 'native-1' };
+const proof = (identical: boolean, over: Partial<UserlandProof> = {}): UserlandProof => ({
+  identical,
+  layers,
+  files: 120,
+  differences: identical ? [] : ['config.status:12 (configure): accelerated "a", native-userland "b"'],
+  checkedAt: '2026-11-30T15:00:00.000Z',
+  ...over,
+});
+
+describe('chooseSandboxMode', () => {
+  it('auto: native-userland only for a package proven identical with the layers in use', () => {
+    expect(chooseSandboxMode('auto', 'lzo2', proof(true), layers)).toEqual({
+      mode: 'native-userland',
+      reason:
+        'native-userland mode is proven identical to accelerated for lzo2 (120 files compared, 2026-11-30)',
+    });
+    const stale = chooseSandboxMode(
+      'auto',
+      'lzo2',
+      proof(true, { layers: { ...layers, 'native-userland': 'native-0' } }),
+      layers,
+    );
+    expect(stale.mode).toBe('accelerated');
+    expect(stale.reason).toMatch(/made with other sandbox layers/);
+    const none = chooseSandboxMode('auto', 'new-thing', undefined, layers);
+    expect(none.mode).toBe('accelerated');
+    expect(none.reason).toMatch(/no proof .* new-thing .*bench\/compare-userland\.ts new-thing/);
+  });
+
+  it('never builds a package proven different in native-userland, even when asked to', () => {
+    for (const requested of ['auto', 'native-userland'] as const) {
+      const choice = chooseSandboxMode(requested, 'libx', proof(false), layers);
+      expect(choice.mode).toBe('accelerated');
+      expect(choice.reason).toMatch(/proven to differ for libx \(config\.status:12/);
+    }
+  });
+
+  it('honours an explicit --mode otherwise, and says when native-userland has no proof', () => {
+    expect(chooseSandboxMode('emulated', 'libx', proof(false), layers).mode).toBe('emulated');
+    expect(chooseSandboxMode('accelerated', 'lzo2', proof(true), layers)).toEqual({
+      mode: 'accelerated',
+      reason: 'chosen with --mode accelerated',
+    });
+    const asked = chooseSandboxMode('native-userland', 'new-thing', undefined, layers);
+    expect(asked.mode).toBe('native-userland');
+    expect(asked.reason).toMatch(/^chosen with --mode native-userland; no proof/);
+  });
+});

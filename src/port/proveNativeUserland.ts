@@ -1,0 +1,149 @@
+import { join } from 'node:path';
+import { listInstances } from '../sandbox/chroot/instanceStore.ts';
+import { openSandbox } from '../sandbox/createSandbox.ts';
+import { imageKeys } from '../sandbox/findImages.ts';
+import { DEFAULT_SUITE } from '../sandbox/imageRecipes.ts';
+import {
+  compareBuildTrees,
+  formatDifference,
+  type TreeComparison,
+} from '../sandbox/proof/compareBuildTrees.ts';
+import type { UserlandProof } from '../sandbox/proof/userlandProofs.ts';
+import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
+import { runPort } from './runPort.ts';
+
+/** One port of the package in one mode, its build tree kept for the comparison. */
+export interface ModeRun {
+  mode: SandboxMode;
+  result: string;
+  exitCode: number;
+  buildSystem: string;
+  /** Time in the build node (all attempts), in seconds. */
+  buildSeconds: number;
+  /** The whole port (analysis, build, tests, outputs), in seconds. */
+  totalSeconds: number;
+  /** The kept instance whose workspace holds the build tree. */
+  instance?: string;
+}
+
+export interface NativeUserlandProofRun {
+  name: string;
+  runs: ModeRun[];
+  /** Accelerated against native-userland; absent when either run left no build tree. */
+  comparison?: TreeComparison;
+  proof?: UserlandProof;
+}
+
+export interface ProveOptions {
+  /** Modes to port in, in order; accelerated and native-userland are compared when both run. */
+  modes?: readonly SandboxMode[];
+  /** Where the ports write their outputs (OUT/MODE/NAME). */
+  out: string;
+  home?: string;
+  suite?: string;
+  commandTimeoutMs?: number;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+export const PROOF_MODES: readonly SandboxMode[] = ['accelerated', 'native-userland'];
+/** Differences kept in a proof (the first ones; the count is in the comparison). */
+const KEPT_DIFFERENCES = 20;
+
+/**
+ * The proof that native-userland mode changes nothing for one package: the real port
+ * (`rvport port --force --offline`) runs in accelerated mode and in native-userland mode, each in a
+ * kept instance, and the two build trees are compared file by file (compareBuildTrees: configure's
+ * outputs, the artifacts and everything else, normalising only timestamps). The instances are
+ * removed afterwards.
+ */
+export async function proveNativeUserland(
+  source: string,
+  options: ProveOptions,
+): Promise<NativeUserlandProofRun> {
+  const modes = options.modes ?? PROOF_MODES;
+  const suite = options.suite ?? DEFAULT_SUITE;
+  const paths = sandboxPaths(options.home);
+  const log = options.log ?? (() => {});
+  const signal = options.signal ?? new AbortController().signal;
+  const runs: ModeRun[] = [];
+  let name = source;
+  try {
+    for (const mode of modes) {
+      const before = new Set((await listInstances(paths)).map((i) => i.id));
+      const result = await runPort(
+        {
+          source,
+          maxAttempts: 5,
+          force: true,
+          optimize: false,
+          package: false,
+          restart: true,
+          mode,
+          out: `${options.out}/${mode}`,
+          offline: true,
+          costCapUsd: 0,
+          keepSandbox: true,
+          suite,
+          // the mode is the experiment: no proof table may redirect it
+          proofs: { command: '', proofs: {} },
+          ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+          ...(options.home ? { env: { ...process.env, RVPORT_HOME: options.home } } : {}),
+        },
+        { signal, progress: () => {} },
+      );
+      const state = result.state;
+      name = state?.source.name ?? name;
+      const kept = (await listInstances(paths)).find(
+        (i) => !before.has(i.id) && i.ownerPid === process.pid && i.mode === mode,
+      );
+      const run: ModeRun = {
+        mode,
+        result: result.kind,
+        exitCode: result.exitCode,
+        buildSystem: state?.plan?.buildSystem ?? state?.packageAnalysis?.buildSystem ?? '-',
+        buildSeconds: round((state?.timings.build ?? 0) / 1000),
+        totalSeconds: round((state?.timings.total ?? 0) / 1000),
+        ...(kept ? { instance: kept.id } : {}),
+      };
+      runs.push(run);
+      log(
+        `${name} ${mode}: ${run.result} (exit ${run.exitCode}), build ${run.buildSeconds} s, port ${run.totalSeconds} s`,
+      );
+    }
+    const accelerated = runs.find((r) => r.mode === 'accelerated');
+    const native = runs.find((r) => r.mode === 'native-userland');
+    if (!accelerated?.instance || !native?.instance) return { name, runs };
+    const comparison = await compareBuildTrees(
+      join(paths.instance(accelerated.instance), 'build'),
+      join(paths.instance(native.instance), 'build'),
+      ['accelerated', 'native-userland'],
+    );
+    if (accelerated.result !== native.result) {
+      comparison.identical = false;
+      comparison.differences.unshift({
+        path: '(port result)',
+        kind: 'other',
+        detail: `accelerated ${accelerated.result}, native-userland ${native.result}`,
+      });
+    }
+    const keys = imageKeys(suite);
+    const proof: UserlandProof = {
+      identical: comparison.identical,
+      layers: { accelerated: keys.accel, 'native-userland': keys.native },
+      files: comparison.files,
+      differences: comparison.differences.slice(0, KEPT_DIFFERENCES).map(formatDifference),
+      checkedAt: new Date().toISOString(),
+    };
+    return { name, runs, comparison, proof };
+  } finally {
+    for (const run of runs) {
+      if (run.instance) await (await openSandbox(run.instance, { home: options.home })).destroy();
+    }
+  }
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 10) / 10;
+}

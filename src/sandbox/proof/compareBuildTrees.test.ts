@@ -1,0 +1,93 @@
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  classifyBuildFile,
+  compareBuildTrees,
+  compareFileContents,
+  formatDifference,
+} from './compareBuildTrees.ts';
+import { normalizeBuildText } from './normalizeBuildText.ts';
+
+describe('normalizeBuildText', () => {
+  it('masks wall-clock times everywhere and durations only in test logs', () => {
+    expect(normalizeBuildText('built on Mon Nov 30 14:04:27 UTC 2026 by me')).toBe('built on <TIME> by me');
+    expect(normalizeBuildText('at 2026-11-30T14:04:27.123Z')).toBe('at <TIME>');
+    expect(normalizeBuildText('took 1.25 s', 'Makefile')).toBe('took 1.25 s');
+    expect(normalizeBuildText('took 1.25 s', 'tests/test-suite.log')).toBe('took <DURATION>');
+  });
+
+  it('leaves everything else alone (paths, hosts, numbers)', () => {
+    const line = "host='riscv64-unknown-linux-gnu' prefix=/build/src/x 1024 -O2";
+    expect(normalizeBuildText(line, 'config.status')).toBe(line);
+  });
+});
+
+describe('compareFileContents', () => {
+  it('names the first differing line of a text file', () => {
+    const d = compareFileContents(
+      'config.status',
+      Buffer.from("a\nhost='riscv64'\nc\n"),
+      Buffer.from("a\nhost='x86_64'\nc\n"),
+      ['accelerated', 'native-userland'],
+    );
+    expect(d).toEqual({
+      path: 'config.status',
+      kind: 'configure',
+      line: 2,
+      detail: `accelerated "host='riscv64'", native-userland "host='x86_64'"`,
+    });
+    expect(formatDifference(d as NonNullable<typeof d>)).toBe(
+      `config.status:2 (configure): accelerated "host='riscv64'", native-userland "host='x86_64'"`,
+    );
+  });
+
+  it('treats files that differ only in timestamps as identical', () => {
+    expect(
+      compareFileContents(
+        'stamp',
+        Buffer.from('Mon Nov 30 14:04:27 UTC 2026\n'),
+        Buffer.from('Tue Dec  1 09:00:00 UTC 2026\n'),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('reports where binaries part and classifies ELF files as artifacts', () => {
+    const a = Buffer.from('\x7fELF\x02\x01\x00\x00abc', 'latin1');
+    const b = Buffer.from('\x7fELF\x02\x01\x00\x00abd', 'latin1');
+    const d = compareFileContents('src/liblzo2.so.2', a, b);
+    expect(d?.kind).toBe('artifact');
+    expect(d?.detail).toMatch(/^binary files differ from byte 10/);
+    expect(classifyBuildFile('bin/tool', a)).toBe('artifact');
+    expect(classifyBuildFile('lzo2.pc')).toBe('configure');
+    expect(classifyBuildFile('README')).toBe('other');
+  });
+});
+
+describe('compareBuildTrees', () => {
+  it('finds extra files, different links and different contents; ignores the transfer folder', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'rvport-compare-'));
+    const [a, b] = [join(root, 'a'), join(root, 'b')];
+    for (const dir of [a, b]) {
+      await mkdir(join(dir, 'src'), { recursive: true });
+      await mkdir(join(dir, '.rvport-transfer'), { recursive: true });
+      await writeFile(join(dir, 'src', 'same.c'), 'int x;\n');
+    }
+    await writeFile(join(a, '.rvport-transfer', 'junk'), '1');
+    await writeFile(join(a, 'Makefile'), 'CC = gcc\n');
+    await writeFile(join(b, 'Makefile'), 'CC = cc\n');
+    await writeFile(join(a, 'only-a'), '');
+    await symlink('same.c', join(a, 'src', 'link'));
+    await symlink('other.c', join(b, 'src', 'link'));
+    const result = await compareBuildTrees(a, b, ['accelerated', 'native-userland']);
+    expect(result.identical).toBe(false);
+    expect(result.differences.map(formatDifference)).toEqual([
+      'Makefile:1 (configure): accelerated "CC = gcc", native-userland "CC = cc"',
+      'only-a (other): only in accelerated',
+      'src/link (other): link to same.c in accelerated, to other.c in native-userland',
+    ]);
+    const same = await compareBuildTrees(join(a, 'src'), join(a, 'src'));
+    expect(same).toEqual({ identical: true, files: 2, differences: [] });
+  });
+});

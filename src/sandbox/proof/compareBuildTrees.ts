@@ -1,0 +1,167 @@
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { normalizeBuildText } from './normalizeBuildText.ts';
+
+/** What a file of a build tree is, for the report: what configure wrote, what the build made, or else. */
+export type BuildFileKind = 'configure' | 'artifact' | 'other';
+
+export interface TreeDifference {
+  path: string;
+  kind: BuildFileKind;
+  /** 1-based line of the first difference in a text file. */
+  line?: number;
+  detail: string;
+}
+
+export interface TreeComparison {
+  identical: boolean;
+  /** Files (and links) compared. */
+  files: number;
+  differences: TreeDifference[];
+}
+
+/** Names configure (and CMake/Meson setup) writes. */
+const CONFIGURE_OUTPUTS =
+  /^(config\.status|config\.h|config\.cache|libtool|Makefile|GNUmakefile|config\.mk|CMakeCache\.txt|build\.ninja|.*\.pc|.*-config\.h|.*config\.h)$/;
+const ARTIFACTS = /\.(a|o|lo|la|so(\.\d+)*|ko)$/;
+
+/** Never compared: rvport's own transfer folder. Everything else the builds wrote is. */
+export const IGNORED_PATHS: readonly RegExp[] = [/^\.rvport-transfer(\/|$)/];
+
+export function classifyBuildFile(path: string, content?: Buffer): BuildFileKind {
+  if (CONFIGURE_OUTPUTS.test(basename(path))) return 'configure';
+  if (ARTIFACTS.test(path) || content?.subarray(0, 4).toString('latin1') === '\x7fELF') return 'artifact';
+  return 'other';
+}
+
+/** Text for our purposes: no NUL byte in the first 8 KiB. */
+function isText(content: Buffer): boolean {
+  return !content.subarray(0, 8192).includes(0);
+}
+
+const MAX_SHOWN = 160;
+const show = (line: string | undefined) =>
+  line === undefined
+    ? '(end of file)'
+    : JSON.stringify(line.length > MAX_SHOWN ? `${line.slice(0, MAX_SHOWN)}…` : line);
+
+/**
+ * The first difference between two versions of one file, after normalising what legitimately
+ * differs between builds (normalizeBuildText); undefined when they agree.
+ */
+export function compareFileContents(
+  path: string,
+  a: Buffer,
+  b: Buffer,
+  labels: readonly [string, string] = ['a', 'b'],
+): TreeDifference | undefined {
+  if (a.equals(b)) return undefined;
+  const kind = classifyBuildFile(path, a);
+  if (isText(a) && isText(b)) {
+    const left = normalizeBuildText(a.toString('utf8'), path).split('\n');
+    const right = normalizeBuildText(b.toString('utf8'), path).split('\n');
+    const length = Math.max(left.length, right.length);
+    for (let i = 0; i < length; i++) {
+      if (left[i] !== right[i]) {
+        return {
+          path,
+          kind,
+          line: i + 1,
+          detail: `${labels[0]} ${show(left[i])}, ${labels[1]} ${show(right[i])}`,
+        };
+      }
+    }
+    return undefined;
+  }
+  let at = 0;
+  while (at < a.length && at < b.length && a[at] === b[at]) at++;
+  return {
+    path,
+    kind,
+    detail: `binary files differ from byte ${at} (${labels[0]} ${a.length} bytes, ${labels[1]} ${b.length} bytes)`,
+  };
+}
+
+type Entry = { type: 'file' } | { type: 'link'; target: string } | { type: 'dir' } | { type: 'special' };
+
+async function listTree(root: string): Promise<Map<string, Entry>> {
+  const entries = new Map<string, Entry>();
+  const walk = async (relative: string) => {
+    for (const name of await readdir(join(root, relative))) {
+      const path = relative ? `${relative}/${name}` : name;
+      if (IGNORED_PATHS.some((pattern) => pattern.test(path))) continue;
+      const info = await lstat(join(root, path));
+      if (info.isDirectory()) {
+        entries.set(path, { type: 'dir' });
+        await walk(path);
+      } else if (info.isSymbolicLink()) {
+        entries.set(path, { type: 'link', target: await readlink(join(root, path)) });
+      } else if (info.isFile()) {
+        entries.set(path, { type: 'file' });
+      } else {
+        entries.set(path, { type: 'special' });
+      }
+    }
+  };
+  await walk('');
+  return entries;
+}
+
+/**
+ * Compares two build trees of the same sources file by file (contents, link targets, which files
+ * exist). Modes and timestamps of files are not compared: they are not part of what a port ships.
+ */
+export async function compareBuildTrees(
+  a: string,
+  b: string,
+  labels: readonly [string, string] = ['a', 'b'],
+): Promise<TreeComparison> {
+  const [left, right] = await Promise.all([listTree(a), listTree(b)]);
+  const differences: TreeDifference[] = [];
+  let files = 0;
+  const paths = [...new Set([...left.keys(), ...right.keys()])].sort();
+  for (const path of paths) {
+    const [x, y] = [left.get(path), right.get(path)];
+    if (!x || !y) {
+      differences.push({
+        path,
+        kind: classifyBuildFile(path),
+        detail: `only in ${x ? labels[0] : labels[1]}`,
+      });
+      continue;
+    }
+    if (x.type !== y.type) {
+      differences.push({
+        path,
+        kind: classifyBuildFile(path),
+        detail: `${labels[0]} has a ${x.type}, ${labels[1]} a ${y.type}`,
+      });
+      continue;
+    }
+    if (x.type === 'link' && y.type === 'link') {
+      files++;
+      if (x.target !== y.target) {
+        differences.push({
+          path,
+          kind: classifyBuildFile(path),
+          detail: `link to ${x.target} in ${labels[0]}, to ${y.target} in ${labels[1]}`,
+        });
+      }
+    } else if (x.type === 'file') {
+      files++;
+      const difference = compareFileContents(
+        path,
+        await readFile(join(a, path)),
+        await readFile(join(b, path)),
+        labels,
+      );
+      if (difference) differences.push(difference);
+    }
+  }
+  return { identical: differences.length === 0, files, differences };
+}
+
+/** One line per difference: `path:line (kind): detail`. */
+export function formatDifference(d: TreeDifference): string {
+  return `${d.path}${d.line ? `:${d.line}` : ''} (${d.kind}): ${d.detail}`;
+}

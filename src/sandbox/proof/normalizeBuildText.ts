@@ -1,0 +1,36 @@
+/**
+ * What legitimately differs between two builds of the same sources in the same sandbox path: the
+ * wall-clock time they ran at and, in test logs only, how long things took. Nothing else is
+ * normalised; build paths are the same (`/build/…`) in every mode, so they are left alone.
+ */
+export const TIMESTAMP_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacement: string }> = [
+  // `date` and C's asctime: "Mon Nov 30 14:04:27 UTC 2026", "Mon Nov 30 14:04:27 2026"
+  {
+    pattern:
+      /\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun),? +(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} +\d{2}:\d{2}:\d{2}( +[A-Z]{2,5})? +\d{4}\b/g,
+    replacement: '<TIME>',
+  },
+  // ISO 8601 and syslog-like stamps: "2026-11-30T14:04:27.123Z", "2026-11-30 14:04:27"
+  {
+    pattern: /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?\b/g,
+    replacement: '<TIME>',
+  },
+];
+
+/** Durations printed by test drivers: "0.01 s", "1.234s", "(12 ms)", "0m1.2s". */
+export const DURATION_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacement: string }> = [
+  { pattern: /\b\d+(\.\d+)? ?(ms|s|sec|seconds)\b/g, replacement: '<DURATION>' },
+  { pattern: /\b\d+m\d+(\.\d+)?s\b/g, replacement: '<DURATION>' },
+];
+
+/** Test logs (automake's .log/.trs, DejaGnu's .sum) are the only files whose durations are masked. */
+export function isTestLog(path: string): boolean {
+  return /\.(log|trs|sum)$/.test(path);
+}
+
+export function normalizeBuildText(text: string, path = ''): string {
+  const patterns = isTestLog(path) ? [...TIMESTAMP_PATTERNS, ...DURATION_PATTERNS] : TIMESTAMP_PATTERNS;
+  let result = text;
+  for (const { pattern, replacement } of patterns) result = result.replace(pattern, replacement);
+  return result;
+}

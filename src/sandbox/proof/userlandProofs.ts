@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+
+/**
+ * The committed proof table: for each public corpus package, whether its port built in
+ * native-userland mode produced exactly what the same port built in accelerated mode produced
+ * (configure's outputs, the artifacts and every other file of the build tree), with the layer
+ * keys that were compared. `bench/compare-userland.ts --record` writes it; `rvport port` reads it.
+ */
+export interface UserlandProof {
+  identical: boolean;
+  /** The image layers compared; a proof for other layers is stale. */
+  layers: { accelerated: string; 'native-userland': string };
+  /** Files compared in the build tree. */
+  files: number;
+  /** `path:line (kind): detail`, the first few. */
+  differences: string[];
+  checkedAt: string;
+}
+
+export interface UserlandProofTable {
+  /** How the table was produced. */
+  command: string;
+  proofs: Record<string, UserlandProof>;
+}
+
+export const USERLAND_PROOFS_FILE = new URL('./userlandProofs.json', import.meta.url);
+
+export function loadUserlandProofs(file: URL | string = USERLAND_PROOFS_FILE): UserlandProofTable {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as UserlandProofTable;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { command: '', proofs: {} };
+    throw error;
+  }
+}
+
+export async function saveUserlandProofs(
+  table: UserlandProofTable,
+  file: URL | string = USERLAND_PROOFS_FILE,
+): Promise<void> {
+  const sorted = Object.fromEntries(Object.entries(table.proofs).sort(([a], [b]) => a.localeCompare(b)));
+  await writeFile(file, `${JSON.stringify({ ...table, proofs: sorted }, null, 2)}\n`);
+}
