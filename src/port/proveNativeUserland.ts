@@ -55,8 +55,9 @@ const KEPT_DIFFERENCES = 20;
  * The proof that native-userland mode changes nothing for one package: the real port
  * (`rvport port --force --offline`) runs in accelerated mode and in native-userland mode, each in a
  * kept instance, and the two build trees are compared file by file (compareBuildTrees: configure's
- * outputs, the artifacts and everything else, normalising only timestamps). The instances are
- * removed afterwards.
+ * outputs, the artifacts and everything else, normalising only timestamps in text). Both runs get
+ * the same SOURCE_DATE_EPOCH, so compiled-in build dates (GCC's __DATE__ and __TIME__) agree
+ * instead of being masked. The instances are removed afterwards.
  */
 export async function proveNativeUserland(
   source: string,
@@ -69,6 +70,8 @@ export async function proveNativeUserland(
   const signal = options.signal ?? new AbortController().signal;
   const runs: ModeRun[] = [];
   let name = source;
+  // __DATE__, __TIME__ and `date` in a build read the clock; both runs get the same one
+  const sourceDateEpoch = String(Math.floor(Date.now() / 1000));
   try {
     for (const mode of modes) {
       const before = new Set((await listInstances(paths)).map((i) => i.id));
@@ -88,6 +91,7 @@ export async function proveNativeUserland(
           suite,
           // the mode is the experiment: no proof table may redirect it
           proofs: { command: '', proofs: {} },
+          sandboxEnv: { SOURCE_DATE_EPOCH: sourceDateEpoch },
           ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
           ...(options.home ? { env: { ...process.env, RVPORT_HOME: options.home } } : {}),
         },

@@ -54,6 +54,8 @@ export interface PortRequest {
   env?: NodeJS.ProcessEnv;
   /** Default: the committed table (src/sandbox/proof/userlandProofs.json). */
   proofs?: UserlandProofTable;
+  /** Added to every sandbox command's environment (proof runs pin SOURCE_DATE_EPOCH). */
+  sandboxEnv?: Record<string, string>;
 }
 
 export type PortResultKind = 'verified' | 'not_verified' | 'escalated' | 'interrupted' | 'package_failed';
@@ -170,7 +172,14 @@ export async function runPort(
   const spentUsd = resuming ? ((existing?.context as PortState | undefined)?.llm?.costUsd ?? 0) : 0;
   const llm = createLlmClient({ config: llmConfig, callLogPath: join(outDir, 'llm-calls.jsonl'), spentUsd });
   io.progress({ type: 'note', message: `sandbox mode ${mode}: ${choice.reason}` });
-  const sandbox = sandboxProvider({ home, suite, mode, keep: request.keepSandbox, imageId });
+  const sandbox = sandboxProvider({
+    home,
+    suite,
+    mode,
+    keep: request.keepSandbox,
+    imageId,
+    ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
+  });
   const services: PortServices = {
     home,
     outDir,
@@ -305,6 +314,7 @@ function sandboxProvider(options: {
   mode: SandboxMode;
   keep: boolean;
   imageId: string;
+  env?: Record<string, string>;
 }): SandboxProvider {
   let instance: Promise<ChrootSandbox> | null = null;
   return {
@@ -316,6 +326,7 @@ function sandboxProvider(options: {
         suite: options.suite,
         mode: options.mode,
         keep: options.keep,
+        ...(options.env ? { env: options.env } : {}),
       });
       return instance;
     },

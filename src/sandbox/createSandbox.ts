@@ -14,6 +14,8 @@ export interface CreateSandboxOptions {
   suite?: string;
   /** Survive this process (`--keep-sandbox`); otherwise the next start removes it once we are gone. */
   keep?: boolean;
+  /** Added to every command's environment (a proof run pins SOURCE_DATE_EPOCH with it). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -31,7 +33,12 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     throw new SandboxError('image-missing', `no riscv64 ${suite} image in ${paths.images}`, setupHint);
   }
   if (mode === 'emulated') {
-    return createInstance(paths, { mode, lowerKeys: [images.rootfs.key], keep: options.keep ?? false });
+    return createInstance(paths, {
+      mode,
+      lowerKeys: [images.rootfs.key],
+      ...(options.env ? { env: options.env } : {}),
+      keep: options.keep ?? false,
+    });
   }
   if (mode === 'native-userland') {
     if (images.native?.refusedReason) {
@@ -52,7 +59,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
       mode,
       lowerKeys: [images.native.key, images.rootfs.key],
       toolsKey: images.nativeTools.key,
-      ...(images.native.env ? { env: images.native.env } : {}),
+      env: { ...images.native.env, ...options.env },
       keep: options.keep ?? false,
     });
   }
@@ -74,6 +81,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     mode,
     lowerKeys: [images.accel.key, images.rootfs.key],
     toolsKey: images.tools.key,
+    ...(options.env ? { env: options.env } : {}),
     keep: options.keep ?? false,
   });
 }

@@ -11,7 +11,8 @@ let ready: Promise<unknown> | undefined;
  */
 export function provisionedImages(): Promise<unknown> {
   ready ??= setupSandbox({
-    mode: 'accelerated',
+    // every image: native-userland mode and the accelerated mode it falls back to
+    mode: 'native-userland',
     onProgress: (line) => process.stderr.write(`[sandbox setup] ${line}\n`),
   });
   return ready;
