@@ -1,4 +1,7 @@
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rvportHome } from '../config/rvportHome.ts';
 import { listInstances } from '../sandbox/chroot/instanceStore.ts';
 import { openSandbox } from '../sandbox/createSandbox.ts';
 import { imageKeys } from '../sandbox/findImages.ts';
@@ -65,7 +68,9 @@ export async function proveNativeUserland(
 ): Promise<NativeUserlandProofRun> {
   const modes = options.modes ?? PROOF_MODES;
   const suite = options.suite ?? DEFAULT_SUITE;
-  const paths = sandboxPaths(options.home);
+  const home = options.home ?? rvportHome();
+  const paths = sandboxPaths(home);
+  const runHome = await proofHome(home);
   const log = options.log ?? (() => {});
   const signal = options.signal ?? new AbortController().signal;
   const runs: ModeRun[] = [];
@@ -93,7 +98,7 @@ export async function proveNativeUserland(
           proofs: { command: '', proofs: {} },
           sandboxEnv: { SOURCE_DATE_EPOCH: sourceDateEpoch },
           ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
-          ...(options.home ? { env: { ...process.env, RVPORT_HOME: options.home } } : {}),
+          env: { ...process.env, RVPORT_HOME: runHome },
         },
         { signal, progress: () => {} },
       );
@@ -143,9 +148,24 @@ export async function proveNativeUserland(
     return { name, runs, comparison, proof };
   } finally {
     for (const run of runs) {
-      if (run.instance) await (await openSandbox(run.instance, { home: options.home })).destroy();
+      if (run.instance) await (await openSandbox(run.instance, { home })).destroy();
     }
+    await rm(runHome, { recursive: true, force: true });
   }
+}
+
+/**
+ * An RVPORT_HOME of the proof's own that shares the sandbox images and the Debian indexes of
+ * `home` (links) but not its runs, sources or recipe cache: a proof neither resumes nor locks
+ * out a port of the same package running elsewhere, and leaves no recipe behind.
+ */
+async function proofHome(home: string): Promise<string> {
+  const own = await mkdtemp(join(tmpdir(), 'rvport-proof-home-'));
+  for (const shared of ['sandbox', 'debian-contents', 'debian-apt']) {
+    await mkdir(join(home, shared), { recursive: true });
+    await symlink(join(home, shared), join(own, shared));
+  }
+  return own;
 }
 
 function round(seconds: number): number {
