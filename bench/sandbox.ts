@@ -2,7 +2,8 @@
 // x86_64 with the host's gcc, measured in one run. Needs root and a provisioned sandbox
 // (`rvport sandbox setup`) and the sources fetched with the corpus script:
 //   ../shared/corpus/fetch-debian-source /tmp/bench-src libzstd lzo2 golang-toml
-//   npx tsx bench/sandbox.ts --src /tmp/bench-src [--no-emulated-go]
+//   npx tsx bench/sandbox.ts --src /tmp/bench-src [--no-emulated-go] [--only NAME] [--modes a,b]
+// (libsodium: `rvport`'s corpus cache holds it; --src ~/.cache/rvport/corpus works for all four.)
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,15 +17,22 @@ const { values } = parseArgs({
     src: { type: 'string', default: '/tmp/bench-src' },
     'no-emulated-go': { type: 'boolean', default: false },
     only: { type: 'string' },
+    modes: { type: 'string', default: 'native-userland,accelerated,emulated' },
   },
 });
 const src = values.src as string;
+const modes = (values.modes as string).split(',') as SandboxMode[];
 
 interface Build {
   name: string;
   kind: string;
   /** Shell command run in the source tree (inside the sandbox at /build, on the host in a copy). */
   script: string;
+  /**
+   * Run once, untimed, in a native-userland instance before the timed builds, which all start from
+   * its result (the host has no autotools to run `autoreconf` itself).
+   */
+  prepare?: string;
 }
 
 const BUILDS: Build[] = [
@@ -34,16 +42,43 @@ const BUILDS: Build[] = [
     kind: 'configure-heavy C (./configure && make)',
     script: './configure --quiet && make -j2 --quiet',
   },
+  {
+    name: 'libsodium',
+    kind: 'configure-heavy C, autoreconf done before (./configure && make)',
+    script: './configure --quiet && make -j2 --quiet',
+    prepare: 'autoreconf -fi',
+  },
+  {
+    name: 'libsodium',
+    kind: 'autoreconf -fi && ./configure && make (sandbox only)',
+    script: 'autoreconf -fi && ./configure --quiet && make -j2 --quiet',
+  },
 ];
 const GO_BUILD = 'go build ./... && go test -count=1 ./...';
 
 const results: Array<{ what: string; mode: string; seconds: number; ok: boolean }> = [];
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
+/** Where each build's sources are: the corpus tree, or its prepared copy. */
+const sourceOf = new Map<string, string>();
+
+async function prepared(build: Build): Promise<string> {
+  const dir = join(src, build.name);
+  if (!build.prepare) return dir;
+  const box = await createSandbox({ mode: 'native-userland' });
+  await runProcess({ command: ['cp', '-a', `${dir}/.`, box.workspace] });
+  const result = await box.run(['sh', '-c', build.prepare], { timeoutMs: 30 * 60_000 });
+  if (result.exitCode !== 0) throw new Error(`${build.prepare} failed:\n${result.stderr.slice(-2000)}`);
+  const copy = await mkdtemp(join(tmpdir(), `rvport-bench-prepared-${build.name}-`));
+  await runProcess({ command: ['cp', '-a', `${box.workspace}/.`, copy] });
+  await box.destroy();
+  return copy;
+}
+
 async function timeInSandbox(mode: SandboxMode, name: string, script: string, extra?: string[]) {
   const box = await createSandbox({ mode });
   try {
-    await runProcess({ command: ['cp', '-a', `${join(src, name)}/.`, box.workspace] });
+    await runProcess({ command: ['cp', '-a', `${sourceOf.get(name) ?? join(src, name)}/.`, box.workspace] });
     if (extra) {
       const install = await box.installPackages(extra, { timeoutMs: 30 * 60_000 });
       log(`  ${mode}: apt-get install ${extra.join(' ')}: ${(install.durationMs / 1000).toFixed(1)} s`);
@@ -65,7 +100,7 @@ async function timeInSandbox(mode: SandboxMode, name: string, script: string, ex
 async function timeOnHost(name: string, script: string, command?: (dir: string) => string[]) {
   const dir = await mkdtemp(join(tmpdir(), `rvport-bench-${name}-`));
   try {
-    await runProcess({ command: ['cp', '-a', `${join(src, name)}/.`, dir] });
+    await runProcess({ command: ['cp', '-a', `${sourceOf.get(name) ?? join(src, name)}/.`, dir] });
     const result = await runProcess({
       command: command ? command(dir) : ['sh', '-c', script],
       cwd: dir,
@@ -106,9 +141,13 @@ record('instance start-up (create + `true`), median of 5', 'accelerated', {
 for (const build of BUILDS) {
   if (values.only && values.only !== build.name) continue;
   log(`${build.name}: ${build.script}`);
-  record(build.name, 'native x86_64 (host gcc)', await timeOnHost(build.name, build.script));
-  record(build.name, 'accelerated', await timeInSandbox('accelerated', build.name, build.script));
-  record(build.name, 'emulated', await timeInSandbox('emulated', build.name, build.script));
+  sourceOf.set(build.name, await prepared(build));
+  const what = `${build.name}: ${build.script}`;
+  if (build.prepare || !build.script.includes('autoreconf')) {
+    record(what, 'native x86_64 (host gcc)', await timeOnHost(build.name, build.script));
+  }
+  for (const mode of modes) record(what, mode, await timeInSandbox(mode, build.name, build.script));
+  sourceOf.delete(build.name);
 }
 
 if (!values.only || values.only === 'golang-toml') {

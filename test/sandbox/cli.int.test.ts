@@ -48,7 +48,7 @@ describe('rvport sandbox', () => {
   it('rejects an unknown mode', async () => {
     const result = await rvport(['sandbox', 'exec', '--mode', 'turbo', '--', 'true']);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain('--mode must be one of accelerated, emulated');
+    expect(result.stderr).toContain('--mode must be one of native-userland, accelerated, emulated');
   });
 
   it('setup is a quick no-op with the images cached, and status shows them', async () => {
@@ -56,9 +56,16 @@ describe('rvport sandbox', () => {
     expect(setup.exitCode).toBe(0);
     const summary = JSON.parse(setup.stdout);
     expect(summary.durationMs).toBeLessThan(5000);
-    expect(summary.images.map((i: { kind: string }) => i.kind)).toEqual(['rootfs', 'tools', 'accel']);
+    expect(summary.images.map((i: { kind: string }) => i.kind)).toEqual([
+      'rootfs',
+      'tools',
+      'accel',
+      'tools',
+      'native',
+    ]);
     const status = JSON.parse((await rvport(['sandbox', 'status', '--json'])).stdout);
     expect(status).toMatchObject({ hostReady: true, modes: { emulated: 'ready', accelerated: 'ready' } });
+    expect(status.modes['native-userland']).toMatch(/^ready \(\d+ programs swapped\)$/);
     expect(status.binfmt.fixBinary).toBe(true);
   });
 
