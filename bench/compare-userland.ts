@@ -35,7 +35,7 @@ mkdirSync(out, { recursive: true });
 const modes: SandboxMode[] = values['no-emulated']
   ? ['accelerated', 'native-userland']
   : ['accelerated', 'native-userland', 'emulated'];
-const command = `npx tsx bench/compare-userland.ts ${process.argv.slice(2).join(' ')}`.trim();
+const command = `npx tsx bench/compare-userland.ts --record ${names.join(' ')}`;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 log(`results in ${join(out, 'results.jsonl')}`);
 

@@ -14,6 +14,9 @@ describe('normalizeBuildText', () => {
   it('masks wall-clock times everywhere and durations only in test logs', () => {
     expect(normalizeBuildText('built on Mon Nov 30 14:04:27 UTC 2026 by me')).toBe('built on <TIME> by me');
     expect(normalizeBuildText('at 2026-11-30T14:04:27.123Z')).toBe('at <TIME>');
+    expect(normalizeBuildText("ld: /tmp/cczUIWLj.o: in function `main':")).toBe(
+      "ld: /tmp/ccXXXXXX.o: in function `main':",
+    );
     expect(normalizeBuildText('took 1.25 s', 'Makefile')).toBe('took 1.25 s');
     expect(normalizeBuildText('took 1.25 s', 'tests/test-suite.log')).toBe('took <DURATION>');
   });
