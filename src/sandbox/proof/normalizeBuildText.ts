@@ -6,7 +6,7 @@
  */
 export const TIMESTAMP_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacement: string }> = [
   // GCC's temporary files (mkstemps "ccXXXXXX"): differ between any two runs, in any mode
-  { pattern: /\/tmp\/cc[0-9A-Za-z]{6}\.([a-z]{1,4})/g, replacement: '/tmp/ccXXXXXX.$1' },
+  { pattern: /\/tmp\/cc[0-9A-Za-z]{6}\.([a-z]{1,4})/g, replacement: '/tmp/ccXXXXXX.$1' },
   // `date` and C's asctime: "Mon Nov 30 14:04:27 UTC 2026", "Mon Nov 30 14:04:27 2026"
   {
     pattern:
