@@ -23,7 +23,7 @@ const PROBE = `
 for p in sh dash bash make sed grep awk m4 expr find xargs ls cat cmp; do printf '%s %s\\n' $p "$(readlink -f "$(command -v $p)")"; done
 for p in uname arch python3 cmake meson perl; do printf 'keep %s %s\\n' $p "$(readlink -f "$(command -v $p)")"; done
 printf 'uname %s %s\\n' "$(uname -m)" "$(arch)"
-printf 'bash %s %s\\n' "$(bash -c 'echo $HOSTTYPE $MACHTYPE')" "$(make -p -f /dev/null 2>/dev/null | sed -n 's/^MAKE_HOST := //p')"
+printf 'hosttype %s %s\\n' "$(bash -c 'echo $HOSTTYPE $MACHTYPE')" "$(make -p -f /dev/null 2>/dev/null | sed -n 's/^MAKE_HOST :*= //p')"
 printf 'guess %s\\n' "$(sh /usr/share/misc/config.guess)"
 printf 'python %s\\n' "$(python3 -c 'import platform; print(platform.machine())')"
 head -n 1 /usr/bin/autoconf
@@ -34,14 +34,14 @@ describe('native-userland mode', () => {
     const result = await box.run(['sh', '-c', PROBE], { timeoutMs: 120_000 });
     expect(result.stderr).toBe('');
     const lines = result.stdout.trim().split('\n');
-    const swapped = lines.filter((l) => !/^(keep|uname|bash|guess|python|#!)/.test(l));
+    const swapped = lines.filter((l) => !/^(keep|uname|hosttype|guess|python|#!)/.test(l));
     expect(swapped).toHaveLength(14);
     for (const line of swapped) expect(line).toMatch(/ \/native\/usr\/bin\/[\w.-]+$/);
     const kept = lines.filter((l) => l.startsWith('keep '));
     expect(kept).toHaveLength(6);
     for (const line of kept) expect(line).not.toContain('/native/');
     expect(lines).toContain('uname riscv64 riscv64');
-    expect(lines).toContain('bash riscv64 riscv64-unknown-linux-gnu riscv64-unknown-linux-gnu');
+    expect(lines).toContain('hosttype riscv64 riscv64-unknown-linux-gnu riscv64-unknown-linux-gnu');
     expect(lines).toContain('guess riscv64-unknown-linux-gnu');
     expect(lines).toContain('python riscv64');
     expect(lines).toContain('#! /native/usr/bin/perl');
