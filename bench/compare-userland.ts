@@ -5,12 +5,13 @@
 // package finishes; with --record the committed proof table (src/sandbox/proof/userlandProofs.json)
 // is updated after each package too. Usage:
 //   npx tsx bench/compare-userland.ts [--no-emulated] [--record] [--out DIR] [NAME…]
+//   npx tsx bench/compare-userland.ts --table OUT/results.jsonl…   (the table of finished results)
 // Needs root and `rvport sandbox setup` (the default mode provisions all images).
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { proveNativeUserland } from '../src/port/proveNativeUserland.ts';
+import { type NativeUserlandProofRun, proveNativeUserland } from '../src/port/proveNativeUserland.ts';
 import { formatDifference } from '../src/sandbox/proof/compareBuildTrees.ts';
 import { loadUserlandProofs, saveUserlandProofs } from '../src/sandbox/proof/userlandProofs.ts';
 import type { SandboxMode } from '../src/sandbox/Sandbox.ts';
@@ -22,8 +23,42 @@ const { values, positionals } = parseArgs({
     'no-emulated': { type: 'boolean', default: false },
     record: { type: 'boolean', default: false },
     out: { type: 'string' },
+    table: { type: 'boolean', default: false },
   },
 });
+
+function row(run: NativeUserlandProofRun): string {
+  const time = (mode: SandboxMode) => {
+    const r = run.runs.find((x) => x.mode === mode);
+    return r ? `${r.buildSeconds} s` : '-';
+  };
+  const verdict = !run.comparison
+    ? 'not compared (no build tree)'
+    : run.comparison.identical
+      ? 'identical'
+      : `differs: ${run.comparison.differences[0] ? formatDifference(run.comparison.differences[0]).replace(/\|/g, '\\|') : ''}`;
+  const result = (mode: SandboxMode) => run.runs.find((x) => x.mode === mode)?.result ?? '-';
+  return `| ${run.name} | ${run.runs[0]?.buildSystem ?? '-'} | ${result('accelerated')} / ${result('native-userland')} | ${verdict} | ${run.comparison?.files ?? '-'} | ${time('emulated')} | ${time('accelerated')} | ${time('native-userland')} |`;
+}
+
+function table(runs: readonly NativeUserlandProofRun[]): string {
+  return [
+    '| package | build system | result (accelerated / native-userland) | native-userland vs accelerated | files compared | build emulated | build accelerated | build native-userland |',
+    '|---|---|---|---|---|---|---|---|',
+    ...runs.map(row),
+  ].join('\n');
+}
+
+if (values.table) {
+  const runs = positionals.flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as NativeUserlandProofRun),
+  );
+  console.log(table(runs));
+  process.exit(0);
+}
 const listed = readFileSync(corpusList, 'utf8')
   .split('\n')
   .map((l) => l.split('#')[0]?.trim() ?? '')
@@ -39,7 +74,7 @@ const command = `npx tsx bench/compare-userland.ts --record ${names.join(' ')}`;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 log(`results in ${join(out, 'results.jsonl')}`);
 
-const rows: string[] = [];
+const runs: NativeUserlandProofRun[] = [];
 for (const name of names) {
   const run = await proveNativeUserland(join(corpus, name), {
     modes,
@@ -57,29 +92,11 @@ for (const name of names) {
     );
   }
   if (values.record && run.proof) {
-    const table = loadUserlandProofs();
-    table.command = command;
-    table.proofs[name] = run.proof;
-    await saveUserlandProofs(table);
+    const proofs = loadUserlandProofs();
+    proofs.command = command;
+    proofs.proofs[name] = run.proof;
+    await saveUserlandProofs(proofs);
   }
-  const time = (mode: SandboxMode) => {
-    const r = run.runs.find((x) => x.mode === mode);
-    return r ? `${r.buildSeconds} s` : '-';
-  };
-  const verdict = !run.comparison
-    ? 'not compared (no build tree)'
-    : run.comparison.identical
-      ? 'identical'
-      : `differs: ${run.comparison.differences[0] ? formatDifference(run.comparison.differences[0]).replace(/\|/g, '\\|') : ''}`;
-  const first = run.runs[0];
-  rows.push(
-    `| ${name} | ${first?.buildSystem ?? '-'} | ${run.runs.map((r) => `${r.result}`).join(' / ')} | ${verdict} | ${run.comparison?.files ?? '-'} | ${time('emulated')} | ${time('accelerated')} | ${time('native-userland')} |`,
-  );
+  runs.push(run);
 }
-console.log(
-  [
-    `| package | build system | result (${modes.join(' / ')}) | native-userland vs accelerated | files compared | build emulated | build accelerated | build native-userland |`,
-    '|---|---|---|---|---|---|---|---|',
-    ...rows,
-  ].join('\n'),
-);
+console.log(table(runs));
