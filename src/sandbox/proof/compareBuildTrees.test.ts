@@ -14,6 +14,9 @@ describe('normalizeBuildText', () => {
   it('masks wall-clock times everywhere and durations only in test logs', () => {
     expect(normalizeBuildText('built on Mon Nov 30 14:04:27 UTC 2026 by me')).toBe('built on <TIME> by me');
     expect(normalizeBuildText('at 2026-11-30T14:04:27.123Z')).toBe('at <TIME>');
+    expect(normalizeBuildText('./configure: line 1864:  2538 Aborted     ./conftest$ac_exeext')).toBe(
+      './configure: line 1864:  <PID> Aborted     ./conftest$ac_exeext',
+    );
     expect(normalizeBuildText("ld: /tmp/cczUIWLj.o: in function `main':")).toBe(
       "ld: /tmp/ccXXXXXX.o: in function `main':",
     );

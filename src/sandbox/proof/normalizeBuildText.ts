@@ -1,12 +1,16 @@
 /**
  * What legitimately differs between two builds of the same sources in the same sandbox path: the
  * wall-clock time they ran at, the random names of GCC's temporary files (config.log quotes the
- * linker's messages about them) and, in test logs only, how long things took. Nothing else is
+ * linker's messages about them), process ids in the shell's reports of killed children and, in
+ * test logs only, how long things took. Nothing else is
  * normalised; build paths are the same (`/build/…`) in every mode, so they are left alone.
  */
 export const TIMESTAMP_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacement: string }> = [
   // GCC's temporary files (mkstemps "ccXXXXXX"): differ between any two runs, in any mode
   { pattern: /\/tmp\/cc[0-9A-Za-z]{6}\.([a-z]{1,4})/g, replacement: '/tmp/ccXXXXXX.$1' },
+  // the shell's report of a killed child names its process id (configure's crashing conftests):
+  // "./configure: line 1864:  2538 Aborted   ./conftest"
+  { pattern: /(: line \d+: +)\d+( +[A-Z][a-z])/g, replacement: '$1<PID>$2' },
   // `date` and C's asctime: "Mon Nov 30 14:04:27 UTC 2026", "Mon Nov 30 14:04:27 2026"
   {
     pattern:
