@@ -17,6 +17,15 @@ describe('normalizeBuildText', () => {
     expect(normalizeBuildText('./configure: line 1864:  2538 Aborted     ./conftest$ac_exeext')).toBe(
       './configure: line 1864:  <PID> Aborted     ./conftest$ac_exeext',
     );
+    expect(
+      normalizeBuildText('Start testing: Nov 30 15:17 UTC', 'build/Testing/Temporary/LastTest.log'),
+    ).toBe('Start testing: <TIME>');
+    expect(normalizeBuildText('cJSON_test 1 0.185901\n', 'build/Testing/Temporary/CTestCostData.txt')).toBe(
+      'cJSON_test 1 <DURATION>\n',
+    );
+    expect(normalizeBuildText('source: "/build/CMakeScratch/TryCompile-YZDXLJ"')).toBe(
+      'source: "/build/CMakeScratch/TryCompile-XXXXXX"',
+    );
     expect(normalizeBuildText("ld: /tmp/cczUIWLj.o: in function `main':")).toBe(
       "ld: /tmp/ccXXXXXX.o: in function `main':",
     );

@@ -17,6 +17,14 @@ export const TIMESTAMP_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacement: s
       /\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun),? +(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} +\d{2}:\d{2}:\d{2}( +[A-Z]{2,5})? +\d{4}\b/g,
     replacement: '<TIME>',
   },
+  // CTest's and syslog's shorter stamps: "Start testing: Nov 30 15:17 UTC"
+  {
+    pattern:
+      /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} +\d{2}:\d{2}(:\d{2})?( +[A-Z]{2,5})?\b/g,
+    replacement: '<TIME>',
+  },
+  // CMake's try_compile scratch folders get random names: "TryCompile-YZDXLJ"
+  { pattern: /\bTryCompile-[0-9A-Za-z]{6}\b/g, replacement: 'TryCompile-XXXXXX' },
   // ISO 8601 and syslog-like stamps: "2026-11-30T14:04:27.123Z", "2026-11-30 14:04:27"
   {
     pattern: /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?\b/g,
@@ -30,13 +38,20 @@ export const DURATION_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacement: st
   { pattern: /\b\d+m\d+(\.\d+)?s\b/g, replacement: '<DURATION>' },
 ];
 
-/** Test logs (automake's .log/.trs, DejaGnu's .sum) are the only files whose durations are masked. */
+/** CTest's record of how long each test took: "NAME RUNS SECONDS" per line. */
+const CTEST_COST_DATA = /(^|\/)CTestCostData\.txt$/;
+
+/**
+ * Test logs (automake's .log/.trs, DejaGnu's .sum, CTest's cost data) are the only files whose
+ * durations are masked.
+ */
 export function isTestLog(path: string): boolean {
-  return /\.(log|trs|sum)$/.test(path);
+  return /\.(log|trs|sum)$/.test(path) || CTEST_COST_DATA.test(path);
 }
 
 export function normalizeBuildText(text: string, path = ''): string {
   const patterns = isTestLog(path) ? [...TIMESTAMP_PATTERNS, ...DURATION_PATTERNS] : TIMESTAMP_PATTERNS;
+  if (CTEST_COST_DATA.test(path)) text = text.replace(/^(\S+ \d+) [\d.]+$/gm, '$1 <DURATION>');
   let result = text;
   for (const { pattern, replacement } of patterns) result = result.replace(pattern, replacement);
   return result;
