@@ -59,7 +59,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
       mode,
       lowerKeys: [images.native.key, images.rootfs.key],
       toolsKey: images.nativeTools.key,
-      env: { ...images.native.env, ...options.env },
+      ...(options.env ? { env: options.env } : {}),
       keep: options.keep ?? false,
     });
   }

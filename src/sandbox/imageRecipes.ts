@@ -122,7 +122,7 @@ export function acceleratedLayerKey(rootfsKey: string, toolsKey: string): string
 }
 
 /** Bumped when the native-userland layer's script or swap rules change (only that layer is rebuilt). */
-export const NATIVE_USERLAND_LAYER_VERSION = 1;
+export const NATIVE_USERLAND_LAYER_VERSION = 2;
 
 /**
  * The native-userland layer: the accelerated script and the userland swap, run over the rootfs

@@ -25,11 +25,6 @@ export interface ImageRecord {
   swapped?: string[];
   /** Native-userland layer: packages or programs left riscv64, and why. */
   keptEmulated?: string[];
-  /**
-   * Native-userland layer: environment every command gets, so the compiled-in host types of the
-   * swapped bash and make read as their riscv64 twins' (measured from those when the layer is built).
-   */
-  env?: Record<string, string>;
 }
 
 export const IMAGE_RECORD = 'image.json';

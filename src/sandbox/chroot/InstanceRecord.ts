@@ -8,7 +8,7 @@ export interface InstanceRecord {
   lowerKeys: string[];
   /** The tools tree mounted at /native (accelerated and native-userland modes). */
   toolsKey?: string;
-  /** Added to every command's environment before the caller's (native-userland: host types). */
+  /** Added to every command's environment before the caller's (a proof run's SOURCE_DATE_EPOCH). */
   env?: Record<string, string>;
   /** The rvport process that created it; when it is gone, the instance is stale unless kept. */
   ownerPid: number;

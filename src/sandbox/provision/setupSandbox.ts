@@ -27,10 +27,8 @@ import { CROSS_SPECS_PATH, crossSpecs, GO_ENV_DEFAULTS } from './crossSpecs.ts';
 import { mmdebstrapArgs } from './mmdebstrapArgs.ts';
 import { host, provisionImage, removeAbandonedTemps } from './provisionImage.ts';
 import {
-  HOST_TYPE_PROBE,
   NATIVE_PERL_SCRIPT_PACKAGES,
   PERL_PACKAGES,
-  parseHostTypes,
   planUserlandSwap,
   readPackageFiles,
   SWAPPED_PACKAGES,
@@ -237,20 +235,12 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
         progress(
           `${keys.native}: diverting the toolchain, ${plan.swaps.length} userland programs and ${plan.perlScripts.length} perl scripts to x86_64`,
         );
-        const script = [acceleratedLayerScript(), HOST_TYPE_PROBE, userlandSwapScript(plan)].join('\n');
-        const output = await buildLayer(
-          paths,
-          keys.rootfs,
-          keys.nativeTools,
-          tree,
-          temp,
-          script,
-          options.signal,
-        );
+        const script = [acceleratedLayerScript(), userlandSwapScript(plan)].join('\n');
+        await buildLayer(paths, keys.rootfs, keys.nativeTools, tree, temp, script, options.signal);
         await expectDiversion(tree, '/usr/bin/riscv64-linux-gnu-gcc-14', 'native-userland');
         if (plan.swaps.includes('/usr/bin/sed'))
           await expectDiversion(tree, '/usr/bin/sed', 'native-userland');
-        return { ...base, env: parseHostTypes(output) };
+        return base;
       },
     },
     progress,
@@ -284,7 +274,7 @@ async function selfTestInstance(home: string | undefined, suite: string, mode: S
       emulated: 'uname -m',
       accelerated: 'uname -m && gcc -dumpmachine && readlink -f /usr/bin/gcc',
       'native-userland':
-        'uname -m && gcc -dumpmachine && readlink -f /usr/bin/gcc && readlink -f /usr/bin/sed && echo "$(make -p -f /dev/null 2>/dev/null | grep ^MAKE_HOST)"',
+        'uname -m && gcc -dumpmachine && readlink -f /usr/bin/gcc && readlink -f /usr/bin/sed && sh /usr/share/misc/config.guess',
     }[mode];
     const result = await box.run(['/bin/sh', '-c', probe], { timeoutMs: 60_000 });
     const lines = result.stdout.trim().split('\n');
@@ -292,7 +282,8 @@ async function selfTestInstance(home: string | undefined, suite: string, mode: S
       result.exitCode === 0 &&
       lines[0] === 'riscv64' &&
       (mode === 'emulated' || (lines[1] === 'riscv64-linux-gnu' && lines[2]?.startsWith('/native/'))) &&
-      (mode !== 'native-userland' || (lines[3]?.startsWith('/native/') && /riscv64/.test(lines[4] ?? '')));
+      (mode !== 'native-userland' ||
+        (lines[3]?.startsWith('/native/') && lines[4] === 'riscv64-unknown-linux-gnu'));
     if (!ok) {
       throw new SandboxError(
         'provision-failed',

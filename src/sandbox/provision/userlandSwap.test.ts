@@ -5,7 +5,6 @@ import {
   NEVER_SWAP,
   neverSwapReason,
   type PackageFiles,
-  parseHostTypes,
   planUserlandSwap,
   SWAPPED_PACKAGES,
   userlandSwapScript,
@@ -144,20 +143,5 @@ describe('userlandSwapScript', () => {
     expect(() => userlandSwapScript({ swaps: ["/usr/bin/a'b"], perlScripts: [] })).toThrow(
       /unexpected characters/,
     );
-  });
-});
-
-describe('parseHostTypes', () => {
-  it('reads what the riscv64 bash and make say about their host', () => {
-    const env = parseHostTypes(
-      'go: noise\nHOSTTYPE=riscv64\nMACHTYPE=riscv64-unknown-linux-gnu\nOSTYPE=linux-gnu\nMAKE_HOST=riscv64-unknown-linux-gnu\n',
-    );
-    expect(env).toEqual({
-      HOSTTYPE: 'riscv64',
-      MACHTYPE: 'riscv64-unknown-linux-gnu',
-      OSTYPE: 'linux-gnu',
-      MAKE_HOST: 'riscv64-unknown-linux-gnu',
-    });
-    expect(() => parseHostTypes('HOSTTYPE=riscv64\n')).toThrow(/MACHTYPE/);
   });
 });
