@@ -59,8 +59,8 @@ const KEPT_DIFFERENCES = 20;
  * (`rvport port --force --offline`) runs in accelerated mode and in native-userland mode, each in a
  * kept instance, and the two build trees are compared file by file (compareBuildTrees: configure's
  * outputs, the artifacts and everything else, normalising only timestamps in text). Both runs get
- * the same SOURCE_DATE_EPOCH, so compiled-in build dates (GCC's __DATE__ and __TIME__) agree
- * instead of being masked. The instances are removed afterwards.
+ * the same SOURCE_DATE_EPOCH and PYTHONHASHSEED, so compiled-in build dates (GCC's __DATE__ and
+ * __TIME__) and meson's pickled state agree instead of being masked. The instances are removed afterwards.
  */
 export async function proveNativeUserland(
   source: string,
@@ -96,7 +96,8 @@ export async function proveNativeUserland(
           suite,
           // the mode is the experiment: no proof table may redirect it
           proofs: { command: '', proofs: {} },
-          sandboxEnv: { SOURCE_DATE_EPOCH: sourceDateEpoch },
+          // and the same hash seed: meson pickles sets whose order follows Python's hash seed
+          sandboxEnv: { SOURCE_DATE_EPOCH: sourceDateEpoch, PYTHONHASHSEED: '0' },
           ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
           env: { ...process.env, RVPORT_HOME: runHome },
         },

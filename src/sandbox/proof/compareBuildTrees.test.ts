@@ -26,6 +26,9 @@ describe('normalizeBuildText', () => {
     expect(normalizeBuildText('source: "/build/CMakeScratch/TryCompile-YZDXLJ"')).toBe(
       'source: "/build/CMakeScratch/TryCompile-XXXXXX"',
     );
+    expect(normalizeBuildText('/usr/bin/gmake -f Makefile cmTC_c013b/fast')).toBe(
+      '/usr/bin/gmake -f Makefile cmTC_XXXXX/fast',
+    );
     expect(normalizeBuildText("ld: /tmp/cczUIWLj.o: in function `main':")).toBe(
       "ld: /tmp/ccXXXXXX.o: in function `main':",
     );

@@ -25,6 +25,8 @@ export const TIMESTAMP_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacement: s
   },
   // CMake's try_compile scratch folders get random names: "TryCompile-YZDXLJ"
   { pattern: /\bTryCompile-[0-9A-Za-z]{6}\b/g, replacement: 'TryCompile-XXXXXX' },
+  // …and random try_compile target names: "cmTC_c013b"
+  { pattern: /\bcmTC_[0-9a-f]{5}\b/g, replacement: 'cmTC_XXXXX' },
   // ISO 8601 and syslog-like stamps: "2026-11-30T14:04:27.123Z", "2026-11-30 14:04:27"
   {
     pattern: /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?\b/g,
