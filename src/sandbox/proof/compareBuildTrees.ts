@@ -22,7 +22,7 @@ export interface TreeComparison {
 
 /** Names configure (and CMake/Meson setup) writes. */
 const CONFIGURE_OUTPUTS =
-  /^(config\.status|config\.h|config\.cache|libtool|Makefile|GNUmakefile|config\.mk|CMakeCache\.txt|build\.ninja|.*\.pc|.*-config\.h|.*config\.h)$/;
+  /^(config\.status|config\.h|config\.cache|libtool|Makefile|GNUmakefile|config\.mk|CMakeCache\.txt|build\.ninja|.*\.pc|.*config\.h)$/;
 const ARTIFACTS = /\.(a|o|lo|la|so(\.\d+)*|ko)$/;
 
 /**

@@ -1,11 +1,11 @@
 /**
- * What legitimately differs between two builds of the same sources in the same sandbox path: the
- * wall-clock time they ran at, the random names of GCC's temporary files (config.log quotes the
- * linker's messages about them), process ids in the shell's reports of killed children and, in
- * test logs only, how long things took. Nothing else is
- * normalised; build paths are the same (`/build/…`) in every mode, so they are left alone.
+ * What legitimately differs between two builds of the same sources in the same sandbox path, in
+ * any mode: the wall-clock time they ran at, the random names of GCC's temporary files and of
+ * CMake's try_compile projects, process ids in the shell's reports of killed children and, in test
+ * logs only, how long things took. Nothing else is normalised; build paths are the same
+ * (`/build/…`) in every mode, so they are left alone.
  */
-export const TIMESTAMP_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacement: string }> = [
+export const RUN_DEPENDENT_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacement: string }> = [
   // GCC's temporary files (mkstemps "ccXXXXXX"): differ between any two runs, in any mode
   { pattern: /\/tmp\/cc[0-9A-Za-z]{6}\.([a-z]{1,4})/g, replacement: '/tmp/ccXXXXXX.$1' },
   // the shell's report of a killed child names its process id (configure's crashing conftests):
@@ -52,7 +52,9 @@ export function isTestLog(path: string): boolean {
 }
 
 export function normalizeBuildText(text: string, path = ''): string {
-  const patterns = isTestLog(path) ? [...TIMESTAMP_PATTERNS, ...DURATION_PATTERNS] : TIMESTAMP_PATTERNS;
+  const patterns = isTestLog(path)
+    ? [...RUN_DEPENDENT_PATTERNS, ...DURATION_PATTERNS]
+    : RUN_DEPENDENT_PATTERNS;
   if (CTEST_COST_DATA.test(path)) text = text.replace(/^(\S+ \d+) [\d.]+$/gm, '$1 <DURATION>');
   let result = text;
   for (const { pattern, replacement } of patterns) result = result.replace(pattern, replacement);
