@@ -36,8 +36,12 @@ export const UNORDERED_FILES: readonly RegExp[] = [
   /(^|\/)meson-logs\/testlog\.(txt|json)$/,
 ];
 
-/** Never compared: rvport's own transfer folder. Everything else the builds wrote is. */
-export const IGNORED_PATHS: readonly RegExp[] = [/^\.rvport-transfer(\/|$)/];
+/**
+ * Never compared: rvport's own transfer folder, and ninja's own bookkeeping (`.ninja_log` and the
+ * binary `.ninja_deps` record each file's modification time and each step's duration, which
+ * differ between any two runs). Everything else the builds wrote is.
+ */
+export const IGNORED_PATHS: readonly RegExp[] = [/^\.rvport-transfer(\/|$)/, /(^|\/)\.ninja_(log|deps)$/];
 
 export function classifyBuildFile(path: string, content?: Buffer): BuildFileKind {
   if (CONFIGURE_OUTPUTS.test(basename(path))) return 'configure';
