@@ -100,6 +100,8 @@ describe('compareBuildTrees', () => {
       await writeFile(join(dir, 'src', 'same.c'), 'int x;\n');
     }
     await writeFile(join(a, '.rvport-transfer', 'junk'), '1');
+    await mkdir(join(a, '.git', 'logs'), { recursive: true });
+    await writeFile(join(a, '.git', 'logs', 'HEAD'), 'clone at 1796053804');
     await writeFile(join(a, 'src', '.ninja_deps'), 'mtimes a');
     await writeFile(join(b, 'src', '.ninja_deps'), 'mtimes b');
     await writeFile(join(a, 'Makefile'), 'CC = gcc\n');

@@ -37,11 +37,16 @@ export const UNORDERED_FILES: readonly RegExp[] = [
 ];
 
 /**
- * Never compared: rvport's own transfer folder, and ninja's own bookkeeping (`.ninja_log` and the
- * binary `.ninja_deps` record each file's modification time and each step's duration, which
- * differ between any two runs). Everything else the builds wrote is.
+ * Never compared: rvport's own transfer folder, the git metadata of the source copy rvport made
+ * (reflogs carry the clone's time, the index the files' stat data), and ninja's own bookkeeping
+ * (`.ninja_log` and the binary `.ninja_deps` record each file's modification time and each step's
+ * duration). All differ between any two runs. Everything else the builds wrote is compared.
  */
-export const IGNORED_PATHS: readonly RegExp[] = [/^\.rvport-transfer(\/|$)/, /(^|\/)\.ninja_(log|deps)$/];
+export const IGNORED_PATHS: readonly RegExp[] = [
+  /^\.rvport-transfer(\/|$)/,
+  /(^|\/)\.git(\/|$)/,
+  /(^|\/)\.ninja_(log|deps)$/,
+];
 
 export function classifyBuildFile(path: string, content?: Buffer): BuildFileKind {
   if (CONFIGURE_OUTPUTS.test(basename(path))) return 'configure';
