@@ -5,7 +5,7 @@ export const portSettingsSchema = z
   .object({
     force: z.boolean(),
     maxAttempts: z.number().int().positive().optional(),
-    mode: z.enum(['accelerated', 'emulated']).optional(),
+    mode: z.enum(['auto', 'native-userland', 'accelerated', 'emulated']).optional(),
     /** Time limit of one build command, seconds (`port --timeout`). */
     commandTimeoutSec: z.number().int().positive().optional(),
     /** No LLM calls even where a provider is configured (`port --offline`). */

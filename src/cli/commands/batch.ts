@@ -9,6 +9,7 @@ import { type PortSettings, portFlags } from '../../batch/portFlags.ts';
 import { openQueuePortRunner, type QueuePortRunner } from '../../batch/queue/queuePortRunner.ts';
 import { runBatch } from '../../batch/runBatch.ts';
 import { SUMMARY_FILE, writeBatchReport } from '../../batch/writeBatchReport.ts';
+import type { RequestedMode } from '../../port/chooseSandboxMode.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import { BatchProgress } from '../BatchProgress.ts';
@@ -26,7 +27,7 @@ interface BatchOptions {
   queue?: string;
   jobTimeout?: number;
   maxAttempts?: number;
-  mode?: 'accelerated' | 'emulated';
+  mode?: RequestedMode;
   timeout?: number;
   offline?: boolean;
   costCap?: number;
@@ -60,7 +61,12 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
     .option('--job-timeout <seconds>', 'stop a port after this much wall time (a failed entry)', positiveInt)
     .option('--max-attempts <n>', 'attempts of each port before it escalates', positiveInt)
     .addOption(
-      new Option('--mode <mode>', 'sandbox compiler mode of the ports').choices(['accelerated', 'emulated']),
+      new Option('--mode <mode>', 'sandbox mode of the ports (default auto, as rvport port)').choices([
+        'auto',
+        'native-userland',
+        'accelerated',
+        'emulated',
+      ]),
     )
     .option('--timeout <seconds>', 'time limit of one build command in a port', positiveInt)
     .option('--offline', 'no LLM calls in the ports even if a provider is configured')
