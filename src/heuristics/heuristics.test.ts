@@ -280,6 +280,20 @@ describe('disable-documentation', () => {
   });
 });
 
+describe('retry-with-one-job for a generated header', () => {
+  it("runs arj's parallel make again with one job when a header no package provides is missing", async () => {
+    const output =
+      'cc -c -o linux-gnu/en/rs/arj/arj.o arj.c\narj.c:12:10: fatal error: msg_arj.h: No such file or directory\ncompilation terminated.\nmake[1]: *** [GNUmakefile:132: linux-gnu/en/rs/arj/arj.o] Error 1\n';
+    const ctx = context(output, { command: 'make -C "$RVPORT_SRC" -j"$(nproc)"' });
+    // The package heuristic matches first and cannot act (no Debian package has msg_arj.h) ...
+    const first = await runHeuristics(recoveryHeuristics, ctx, {});
+    expect(first).toMatchObject({ heuristic: 'install-missing-package', outcome: { applied: false } });
+    // ... then the one-job retry gets its turn.
+    const second = await runHeuristics(recoveryHeuristics, ctx, { [first?.key ?? '']: 1 });
+    expect(second).toMatchObject({ heuristic: 'retry-with-one-job', outcome: { applied: true } });
+  });
+});
+
 describe('mcmodel-medany', () => {
   it('compiles with -mcmodel=medany when the code outgrew medlow, keeping flags already set', async () => {
     const ctx = context(

@@ -7,6 +7,12 @@ const OUT_OF_MEMORY =
 const RACE =
   /(cannot create (regular file|directory)|can't create|cannot open output file|mv: cannot stat|cannot open .* for writing)[^\n]*No such file or directory/;
 const PARALLEL = /-j\s*"\$\(nproc\)"|-j\s*\d+|--jobs(=\d+)?/;
+/**
+ * A header no Debian package provides (the package heuristic came first and found none) missing
+ * in a parallel build: most likely one the build generates and a rule did not wait for (arj's
+ * msg_arj.h).
+ */
+const MISSING_GENERATED_HEADER = /fatal error: [\w+./-]+\.(h|hh|hpp|inc): No such file or directory/;
 
 /**
  * A parallel build that was killed for memory (under emulation that happens) or that raced
@@ -22,6 +28,8 @@ export const serialMake: RecoveryHeuristic = {
       return { key: command, reason: 'the parallel build ran out of memory' };
     if (RACE.test(output))
       return { key: command, reason: 'the parallel build may have raced its own outputs' };
+    if (MISSING_GENERATED_HEADER.test(output))
+      return { key: command, reason: 'a header the build generates may not have been made yet' };
     return null;
   },
   async apply(ctx, match) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import type { NodeRunContext } from '../../engine/types.ts';
 import type { HeuristicContext } from '../../heuristics/RecoveryHeuristic.ts';
-import { runHeuristics } from '../../heuristics/runHeuristics.ts';
+import { type HeuristicFiring, runHeuristics } from '../../heuristics/runHeuristics.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import type { Sandbox, SandboxRunResult } from '../../sandbox/Sandbox.ts';
 import { escalationReason } from '../escalation.ts';
@@ -117,6 +117,27 @@ export const buildNode = FunctionNode<PortState>({
       }
     }
 
+    const recordFiring = (firing: HeuristicFiring): void => {
+      fixAttempts.push({
+        at: new Date().toISOString(),
+        attempt,
+        source: 'heuristic',
+        name: firing.heuristic,
+        description: firing.outcome.description,
+        commands: firing.outcome.commands,
+        outcome: firing.outcome.applied ? 'applied' : 'failed',
+      });
+      for (const c of firing.outcome.commands) {
+        executed.push({
+          phase: 'repair',
+          command: c,
+          exitCode: firing.outcome.applied ? 0 : 1,
+          durationMs: 0,
+          attempt,
+          origin: 'heuristic',
+        });
+      }
+    };
     let repairs = 0;
     const notes: string[] = [];
     restart: for (;;) {
@@ -158,28 +179,17 @@ export const buildNode = FunctionNode<PortState>({
               signal: ctx.signal,
               log: (line) => svc.progress({ type: 'note', message: line }),
             };
-            const firing = await runHeuristics(svc.heuristics, hctx, used);
+            // A heuristic that matched but could not act (no package provides the header) gives
+            // the next matching one its turn.
+            let firing = await runHeuristics(svc.heuristics, hctx, used);
+            while (firing && !firing.outcome.applied) {
+              used[firing.key] = (used[firing.key] ?? 0) + 1;
+              recordFiring(firing);
+              firing = await runHeuristics(svc.heuristics, hctx, used);
+            }
             if (firing) {
               used[firing.key] = (used[firing.key] ?? 0) + 1;
-              fixAttempts.push({
-                at: new Date().toISOString(),
-                attempt,
-                source: 'heuristic',
-                name: firing.heuristic,
-                description: firing.outcome.description,
-                commands: firing.outcome.commands,
-                outcome: firing.outcome.applied ? 'applied' : 'failed',
-              });
-              for (const c of firing.outcome.commands) {
-                executed.push({
-                  phase: 'repair',
-                  command: c,
-                  exitCode: firing.outcome.applied ? 0 : 1,
-                  durationMs: 0,
-                  attempt,
-                  origin: 'heuristic',
-                });
-              }
+              recordFiring(firing);
               if (firing.outcome.applied) {
                 repairs++;
                 if (firing.outcome.plan) plan = firing.outcome.plan;
