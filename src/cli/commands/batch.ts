@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { BatchStateError, BatchStore } from '../../batch/BatchStore.ts';
 import { childPortRunner } from '../../batch/childPortRunner.ts';
 import type { PortRunner } from '../../batch/PortRunner.ts';
@@ -15,6 +15,7 @@ import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import { BatchProgress } from '../BatchProgress.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
+import { nonNegative, positiveInt } from '../numberOptions.ts';
 import { UsageError } from '../UsageError.ts';
 
 /** Ports at once on this machine when `--workers` is not given. */
@@ -32,18 +33,6 @@ interface BatchOptions {
   offline?: boolean;
   costCap?: number;
   json?: boolean;
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive whole number');
-  return n;
-}
-
-function nonNegative(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number of 0 or more');
-  return n;
 }
 
 export function registerBatchCommand(program: Command, ctx: CliContext): void {

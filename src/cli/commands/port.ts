@@ -1,8 +1,9 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import type { RequestedMode } from '../../port/chooseSandboxMode.ts';
 import { runPort } from '../../port/runPort.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
 import type { CliContext } from '../CliContext.ts';
+import { nonNegative, positiveInt } from '../numberOptions.ts';
 import { PortProgress } from '../PortProgress.ts';
 import { UsageError } from '../UsageError.ts';
 
@@ -20,18 +21,6 @@ interface PortOptions {
   keepSandbox?: boolean;
   json?: boolean;
   timeout?: number;
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive whole number');
-  return n;
-}
-
-function nonNegative(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number of 0 or more');
-  return n;
 }
 
 export function registerPortCommand(program: Command, ctx: CliContext): void {

@@ -1,16 +1,11 @@
 import { resolve } from 'node:path';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { runQueueWorker } from '../../batch/queue/runQueueWorker.ts';
 import { describeWorkerEvent } from '../../batch/queue/WorkerEvent.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
+import { positiveInt } from '../numberOptions.ts';
 import { UsageError } from '../UsageError.ts';
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive whole number');
-  return n;
-}
 
 export function registerWorkerCommand(program: Command, ctx: CliContext): void {
   program
