@@ -62,8 +62,11 @@ export interface RefusedCommand {
 export interface FixUnderTrial {
   /** Index in fixAttempts. */
   fixIndex: number;
-  /** `progress` of the failure the fix answered. */
-  baselineProgress: number;
+  /**
+   * `progress` of the failure the fix answered; null when it had none (a verification failure),
+   * and then the fix is never judged worse. (Not -Infinity: the state is JSON.)
+   */
+  baselineProgress: number | null;
   planBefore: BuildPlan;
   patchesBefore: { name: string; diff: string }[];
   /** The sandbox snapshot taken before the fix (valid only in the process that took it). */

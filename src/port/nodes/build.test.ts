@@ -98,4 +98,22 @@ describe('build node and an LLM fix on trial', () => {
     expect(update.fixUnderTrial).toBeNull();
     expect(sandbox.rollbacks).toEqual([]);
   });
+
+  it('never judges a fix that answered a failure without a build position (verification)', async () => {
+    const sandbox = new FakeSandbox((c) => ({
+      exitCode: c === './configure' ? 1 : 0,
+      stderr: 'configure: error: x',
+    }));
+    const state = await stateWithFixOnTrial();
+    const trial = state.fixUnderTrial;
+    if (!trial) throw new Error('no fix on trial');
+    // The state goes through JSON at every checkpoint: the baseline must survive it.
+    const saved = JSON.parse(
+      JSON.stringify({ ...state, fixUnderTrial: { ...trial, baselineProgress: null } }),
+    );
+    const update = await runPortNode(buildNode, saved, fakePortServices(sandbox));
+    expect(update.plan).toEqual(withFix);
+    expect(update.fixAttempts?.[0]?.outcome).toBe('applied');
+    expect(sandbox.rollbacks).toEqual([]);
+  });
 });

@@ -83,7 +83,8 @@ export const buildNode = FunctionNode<PortState>({
     const judgeFix = async (progress: number): Promise<Partial<PortState>> => {
       const trial = state.fixUnderTrial;
       if (!trial) return {};
-      if (progress >= trial.baselineProgress) return { fixUnderTrial: null };
+      if (trial.baselineProgress === null || progress >= trial.baselineProgress)
+        return { fixUnderTrial: null };
       plan = trial.planBefore;
       const rolledBack = fixAttempts[trial.fixIndex];
       if (rolledBack) fixAttempts[trial.fixIndex] = { ...rolledBack, outcome: 'rolled-back' };

@@ -113,7 +113,7 @@ export const fixNode = FunctionNode<PortState>({
         fixAttempts: [...state.fixAttempts, attempt],
         fixUnderTrial: {
           fixIndex: state.fixAttempts.length,
-          baselineProgress: last.progress ?? Number.NEGATIVE_INFINITY,
+          baselineProgress: last.progress ?? null,
           planBefore: state.plan,
           patchesBefore: state.patches,
           snapshot: { id: snapshot.id, createdAt: snapshot.createdAt },
