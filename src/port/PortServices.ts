@@ -33,6 +33,8 @@ export interface PortServices {
   commandTimeoutMs: number;
   /** Time limit of the package's test run. */
   testTimeoutMs: number;
+  /** False: finish does not run the package's tests (timing-only runs of the userland proof). */
+  runTests?: boolean;
   progress(event: ProgressEvent): void;
   /** The LLM client of the port; offline (every call answers `offline`) without a provider or with --offline. */
   llm: LlmClient;

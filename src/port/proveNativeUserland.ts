@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rvportHome } from '../config/rvportHome.ts';
 import { listInstances } from '../sandbox/chroot/instanceStore.ts';
@@ -28,6 +28,10 @@ export interface ModeRun {
   totalSeconds: number;
   /** The kept instance whose workspace holds the build tree. */
   instance?: string;
+  /** The machine's 1-minute load average when the port started and when it ended. */
+  load?: [number, number];
+  /** False for a timing-only run (a mode not compared): the package's tests were not run. */
+  testsRun?: boolean;
 }
 
 export interface NativeUserlandProofRun {
@@ -39,7 +43,10 @@ export interface NativeUserlandProofRun {
 }
 
 export interface ProveOptions {
-  /** Modes to port in, in order; accelerated and native-userland are compared when both run. */
+  /**
+   * Modes to port in, in order; accelerated and native-userland are compared when both run. Any
+   * other mode (emulated) is timed only: its port skips the package's tests and keeps no instance.
+   */
   modes?: readonly SandboxMode[];
   /** Where the ports write their outputs (OUT/MODE/NAME). */
   out: string;
@@ -79,6 +86,8 @@ export async function proveNativeUserland(
   const sourceDateEpoch = String(Math.floor(Date.now() / 1000));
   try {
     for (const mode of modes) {
+      const compared = PROOF_MODES.includes(mode);
+      const loadBefore = round(loadavg()[0] ?? 0);
       const before = new Set((await listInstances(paths)).map((i) => i.id));
       const result = await runPort(
         {
@@ -92,7 +101,8 @@ export async function proveNativeUserland(
           out: `${options.out}/${mode}`,
           offline: true,
           costCapUsd: 0,
-          keepSandbox: true,
+          keepSandbox: compared,
+          runTests: compared,
           suite,
           // the mode is the experiment: no proof table may redirect it
           proofs: { command: '', proofs: {} },
@@ -105,9 +115,11 @@ export async function proveNativeUserland(
       );
       const state = result.state;
       name = state?.source.name ?? name;
-      const kept = (await listInstances(paths)).find(
-        (i) => !before.has(i.id) && i.ownerPid === process.pid && i.mode === mode,
-      );
+      const kept = compared
+        ? (await listInstances(paths)).find(
+            (i) => !before.has(i.id) && i.ownerPid === process.pid && i.mode === mode,
+          )
+        : undefined;
       const run: ModeRun = {
         mode,
         result: result.kind,
@@ -116,6 +128,8 @@ export async function proveNativeUserland(
         buildSeconds: round((state?.timings.build ?? 0) / 1000),
         totalSeconds: round((state?.timings.total ?? 0) / 1000),
         ...(kept ? { instance: kept.id } : {}),
+        load: [loadBefore, round(loadavg()[0] ?? 0)],
+        testsRun: compared,
       };
       runs.push(run);
       log(

@@ -51,6 +51,8 @@ export interface PortRequest {
   mirror?: string;
   commandTimeoutMs?: number;
   testTimeoutMs?: number;
+  /** False: the package's tests are not run (default true; the userland proof's timing-only runs). */
+  runTests?: boolean;
   env?: NodeJS.ProcessEnv;
   /** Default: the committed table (src/sandbox/proof/userlandProofs.json). */
   proofs?: UserlandProofTable;
@@ -190,6 +192,7 @@ export async function runPort(
     heuristics: recoveryHeuristics,
     commandTimeoutMs: request.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
     testTimeoutMs: request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
+    ...(request.runTests === false ? { runTests: false } : {}),
     progress: io.progress,
     llm,
     suite,

@@ -99,6 +99,8 @@ async function runTests(
   ctx: NodeRunContext,
 ): Promise<NonNullable<PortState['tests']>> {
   const commands = state.plan?.phases.find((p) => p.name === 'test')?.commands ?? [];
+  if (svc.runTests === false)
+    return { ran: false, passed: 0, failed: 0, exitCode: null, summary: 'tests not run (a timing-only run)' };
   if (commands.length === 0)
     return { ran: false, passed: 0, failed: 0, exitCode: null, summary: 'the build system has no test step' };
   let output = '';

@@ -1,0 +1,44 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { BuildPlan } from '../PortState.ts';
+import { FakeSandbox, fakePortServices, runPortNode } from '../testing/fakePortServices.ts';
+import { portState } from '../testing/portStateFixture.ts';
+import { finishNode } from './finish.ts';
+
+const plan: BuildPlan = {
+  buildSystem: 'autotools',
+  dir: '.',
+  phases: [
+    { name: 'configure', commands: ['./configure'] },
+    { name: 'build', commands: ['make'] },
+    { name: 'test', commands: ['make check'] },
+  ],
+  packages: [],
+  expectedArtifacts: [],
+  origin: 'default',
+};
+
+function state() {
+  const dir = mkdtempSync(join(tmpdir(), 'rvport-finish-src-'));
+  return portState({ source: { spec: dir, name: 'demo', dir }, plan, buildStatus: 'BUILDING' });
+}
+
+describe('the finish node', () => {
+  it("runs the package's tests once and reports their counts", async () => {
+    const sandbox = new FakeSandbox((command) =>
+      command === 'make check' ? { exitCode: 0, stdout: '# PASS:  7\n# FAIL:  0\n' } : { exitCode: 0 },
+    );
+    const update = await runPortNode(finishNode, state(), fakePortServices(sandbox));
+    expect(sandbox.commands.filter((c) => c === 'make check')).toHaveLength(1);
+    expect(update.tests).toMatchObject({ ran: true, passed: 7, failed: 0, exitCode: 0 });
+  });
+
+  it('runs no tests in a timing-only run (runTests false), and says so', async () => {
+    const sandbox = new FakeSandbox();
+    const update = await runPortNode(finishNode, state(), fakePortServices(sandbox, { runTests: false }));
+    expect(sandbox.commands).not.toContain('make check');
+    expect(update.tests).toMatchObject({ ran: false, summary: 'tests not run (a timing-only run)' });
+  });
+});
