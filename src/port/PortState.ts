@@ -13,6 +13,8 @@ export interface SourceInfo {
   dir?: string;
   url?: string;
   commit?: string;
+  /** The git tree id of the acquired source (its content): what a userland proof is keyed by. */
+  tree?: string;
 }
 
 export interface PortOptions {

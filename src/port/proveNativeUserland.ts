@@ -28,6 +28,8 @@ export interface ModeRun {
   totalSeconds: number;
   /** The kept instance whose workspace holds the build tree. */
   instance?: string;
+  /** The git tree id of the source the port built. */
+  sourceTree?: string;
   /** The machine's 1-minute load average when the port started and when it ended. */
   load?: [number, number];
   /** False for a timing-only run (a mode not compared): the package's tests were not run. */
@@ -128,6 +130,7 @@ export async function proveNativeUserland(
         buildSeconds: round((state?.timings.build ?? 0) / 1000),
         totalSeconds: round((state?.timings.total ?? 0) / 1000),
         ...(kept ? { instance: kept.id } : {}),
+        ...(state?.source.tree ? { sourceTree: state.source.tree } : {}),
         load: [loadBefore, round(loadavg()[0] ?? 0)],
         testsRun: compared,
       };
@@ -152,9 +155,18 @@ export async function proveNativeUserland(
         detail: `accelerated ${accelerated.result}, native-userland ${native.result}`,
       });
     }
+    if (accelerated.sourceTree !== native.sourceTree) {
+      comparison.identical = false;
+      comparison.differences.unshift({
+        path: '(source)',
+        kind: 'other',
+        detail: `the two ports built different sources (trees ${accelerated.sourceTree} and ${native.sourceTree})`,
+      });
+    }
     const keys = imageKeys(suite);
     const proof: UserlandProof = {
       identical: comparison.identical,
+      ...(accelerated.sourceTree ? { sourceTree: accelerated.sourceTree } : {}),
       layers: { accelerated: keys.accel, 'native-userland': keys.native },
       files: comparison.files,
       differences: comparison.differences.slice(0, KEPT_DIFFERENCES).map(formatDifference),

@@ -65,3 +65,11 @@ export async function commitTree(dir: string, message: string, options: GitOptio
 export async function headCommit(dir: string, options: GitOptions = {}): Promise<string> {
   return (await git(['rev-parse', 'HEAD'], { ...options, cwd: dir })).trim();
 }
+
+/**
+ * The git tree id of HEAD: a hash of the files' content, names and modes only, so the same source
+ * imported twice, on any machine, at any time, has the same tree (commits differ in their dates).
+ */
+export async function headTree(dir: string, options: GitOptions = {}): Promise<string> {
+  return (await git(['rev-parse', 'HEAD^{tree}'], { ...options, cwd: dir })).trim();
+}

@@ -1,6 +1,7 @@
 import { analyzeTree } from '../../analysis/analyzeTree.ts';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import { acquireSource } from '../../sources/acquireSource.ts';
+import { headTree } from '../../sources/git.ts';
 import { parseSource } from '../../sources/parseSource.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
 import { PortNode } from '../nodeNames.ts';
@@ -28,6 +29,7 @@ export const initNode = FunctionNode<PortState>({
         ...(svc.mirror ? { mirror: svc.mirror } : {}),
         log: (line) => svc.progress({ type: 'note', message: line }),
       });
+      const tree = await headTree(acquired.dir, { signal: ctx.signal });
       const contents = await svc.contents();
       const analysis = analyzeTree(acquired.dir, {
         name: acquired.name,
@@ -41,6 +43,7 @@ export const initNode = FunctionNode<PortState>({
             ...state.source,
             dir: acquired.dir,
             commit: acquired.commit,
+            tree,
             ...(acquired.kind === 'git' ? { url: acquired.origin } : {}),
           },
           scripted,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from '../../fs/writeFileAtomic.ts';
 
 /**
  * The committed proof table: for each public corpus package, whether its port built in
@@ -9,6 +10,11 @@ import { writeFile } from 'node:fs/promises';
  */
 export interface UserlandProof {
   identical: boolean;
+  /**
+   * The git tree id of the source both ports built (SourceInfo.tree): a proof is for this source
+   * only; another version or a patched tree has no proof.
+   */
+  sourceTree?: string;
   /** The image layers compared; a proof for other layers is stale. */
   layers: { accelerated: string; 'native-userland': string };
   /** Files compared in the build tree. */
@@ -40,5 +46,6 @@ export async function saveUserlandProofs(
   file: URL | string = USERLAND_PROOFS_FILE,
 ): Promise<void> {
   const sorted = Object.fromEntries(Object.entries(table.proofs).sort(([a], [b]) => a.localeCompare(b)));
-  await writeFile(file, `${JSON.stringify({ ...table, proofs: sorted }, null, 2)}\n`);
+  const path = typeof file === 'string' ? file : fileURLToPath(file);
+  await writeFileAtomic(path, `${JSON.stringify({ ...table, proofs: sorted }, null, 2)}\n`);
 }
