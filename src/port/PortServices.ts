@@ -2,6 +2,7 @@ import type { ContentsLookup } from '../analysis/dependencies/ContentsIndex.ts';
 import type { RecoveryHeuristic } from '../heuristics/RecoveryHeuristic.ts';
 import type { LlmClient } from '../llm/index.ts';
 import type { Sandbox } from '../sandbox/Sandbox.ts';
+import type { ModeChoice } from './chooseSandboxMode.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 
 /** Gives the port one sandbox instance for the life of the process, and takes it back. */
@@ -38,6 +39,12 @@ export interface PortServices {
   progress(event: ProgressEvent): void;
   /** The LLM client of the port; offline (every call answers `offline`) without a provider or with --offline. */
   llm: LlmClient;
+  /**
+   * Decides the sandbox mode for the acquired source (a userland proof holds for one source tree)
+   * and points the sandbox provider at it; init calls it before any sandbox is made. Absent: the
+   * mode of the options stands.
+   */
+  chooseMode?(sourceTree: string): ModeChoice;
   /** Debian mirror and suite for source acquisition. */
   mirror?: string;
   suite: string;

@@ -9,6 +9,7 @@ const proof = (identical: boolean, over: Partial<UserlandProof> = {}): UserlandP
   files: 120,
   differences: identical ? [] : ['config.status:12 (configure): accelerated "a", native-userland "b"'],
   checkedAt: '2026-11-30T15:00:00.000Z',
+  sourceTree: 'a'.repeat(40),
   ...over,
 });
 
@@ -17,8 +18,11 @@ describe('chooseSandboxMode', () => {
     expect(chooseSandboxMode('auto', 'lzo2', proof(true), layers)).toEqual({
       mode: 'native-userland',
       reason:
-        'native-userland mode is proven identical to accelerated for lzo2 (120 files compared, 2026-11-30)',
+        'native-userland mode is proven identical to accelerated for lzo2 (120 files compared, source tree aaaaaaaaaaaa, 2026-11-30)',
     });
+    expect(chooseSandboxMode('auto', 'lzo2', proof(true), layers, 'a'.repeat(40)).mode).toBe(
+      'native-userland',
+    );
     const stale = chooseSandboxMode(
       'auto',
       'lzo2',
@@ -30,6 +34,25 @@ describe('chooseSandboxMode', () => {
     const none = chooseSandboxMode('auto', 'new-thing', undefined, layers);
     expect(none.mode).toBe('accelerated');
     expect(none.reason).toMatch(/no proof .* new-thing .*bench\/compare-userland\.ts new-thing/);
+  });
+
+  it('a proof holds for the source tree it was made with only', () => {
+    const other = chooseSandboxMode('auto', 'lzo2', proof(true), layers, 'b'.repeat(40));
+    expect(other.mode).toBe('accelerated');
+    expect(other.reason).toBe(
+      'the proof for lzo2 was made with another source (tree aaaaaaaaaaaa, this one bbbbbbbbbbbb) (bench/compare-userland.ts lzo2 makes one); built in accelerated mode',
+    );
+    const unkeyed = chooseSandboxMode(
+      'auto',
+      'lzo2',
+      proof(true, { sourceTree: undefined }),
+      layers,
+      'a'.repeat(40),
+    );
+    expect(unkeyed.mode).toBe('accelerated');
+    expect(unkeyed.reason).toMatch(/does not say which source it was made with/);
+    // a package proven different stays out of native-userland whatever source it is
+    expect(chooseSandboxMode('auto', 'libx', proof(false), layers, 'b'.repeat(40)).mode).toBe('accelerated');
   });
 
   it('never builds a package proven different in native-userland, even when asked to', () => {

@@ -22,15 +22,18 @@ const PROVE_HINT = 'bench/compare-userland.ts';
  * Which sandbox mode builds a package. Accelerated mode is the baseline (its compilers are proven
  * byte-identical to the emulated ones). Native-userland is used only for a package whose committed
  * proof (src/sandbox/proof/userlandProofs.json) says its port produced identical files in both
- * modes with the layers in use now. A package proven different never builds in native-userland,
- * not even when asked with --mode: it falls back to accelerated and the reason says so. Asking for
- * native-userland for a package without a proof is the user's call, and the reason says that too.
+ * modes with the layers in use now, for this very source (`sourceTree`, the git tree id of the
+ * acquired source; before the source is acquired it is not known, and the choice is provisional).
+ * A package proven different never builds in native-userland, whatever its version, not even when
+ * asked with --mode: it falls back to accelerated and the reason says so. Asking for native-userland
+ * for a package without a proof is the user's call, and the reason says that too.
  */
 export function chooseSandboxMode(
   requested: RequestedMode,
   name: string,
   proof: UserlandProof | undefined,
   layers: CurrentLayers,
+  sourceTree?: string,
 ): ModeChoice {
   const current =
     proof !== undefined &&
@@ -45,15 +48,21 @@ export function chooseSandboxMode(
   if (requested === 'emulated' || requested === 'accelerated') {
     return { mode: requested, reason: `chosen with --mode ${requested}` };
   }
-  if (current && proof.identical) {
+  const sameSource =
+    proof?.sourceTree !== undefined && (sourceTree === undefined || proof.sourceTree === sourceTree);
+  if (current && proof.identical && sameSource) {
     return {
       mode: 'native-userland',
-      reason: `native-userland mode is proven identical to accelerated for ${name} (${proof.files} files compared, ${proof.checkedAt.slice(0, 10)})`,
+      reason: `native-userland mode is proven identical to accelerated for ${name} (${proof.files} files compared, source tree ${proof.sourceTree?.slice(0, 12)}, ${proof.checkedAt.slice(0, 10)})`,
     };
   }
-  const missing = proof
-    ? `the proof for ${name} was made with other sandbox layers`
-    : `no proof that native-userland mode builds ${name} identically`;
+  const missing = !proof
+    ? `no proof that native-userland mode builds ${name} identically`
+    : !current
+      ? `the proof for ${name} was made with other sandbox layers`
+      : proof.sourceTree === undefined
+        ? `the proof for ${name} does not say which source it was made with`
+        : `the proof for ${name} was made with another source (tree ${proof.sourceTree.slice(0, 12)}, this one ${sourceTree?.slice(0, 12)})`;
   if (requested === 'native-userland') {
     return { mode: 'native-userland', reason: `chosen with --mode native-userland; ${missing}` };
   }

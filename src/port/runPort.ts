@@ -94,12 +94,15 @@ export async function runPort(
   await mkdir(outDir, { recursive: true });
   const keys = imageKeys(suite);
   const proofs = request.proofs ?? loadUserlandProofs();
-  const choice = chooseSandboxMode(request.mode, spec.name, proofs.proofs[spec.name], {
-    accelerated: keys.accel,
-    'native-userland': keys.native,
-  });
+  const layers = { accelerated: keys.accel, 'native-userland': keys.native };
+  const proof = proofs.proofs[spec.name];
+  const imageOf = (m: SandboxMode) =>
+    ({ emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native })[m];
+  // Provisional: a proof holds for one source tree, known once init has acquired the source,
+  // and init decides again (services.chooseMode). The cache lookup and provisioning use this one.
+  const choice = chooseSandboxMode(request.mode, spec.name, proof, layers);
   const mode = choice.mode;
-  const imageId = { emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native }[mode];
+  const imageId = imageOf(mode);
 
   const commit = await localCommit(spec);
   const cached = request.force
@@ -173,13 +176,21 @@ export async function runPort(
   });
   const spentUsd = resuming ? ((existing?.context as PortState | undefined)?.llm?.costUsd ?? 0) : 0;
   const llm = createLlmClient({ config: llmConfig, callLogPath: join(outDir, 'llm-calls.jsonl'), spentUsd });
-  io.progress({ type: 'note', message: `sandbox mode ${mode}: ${choice.reason}` });
+  // A resumed port keeps the mode it started in (init chose it for the acquired source).
+  const resumedOptions = resuming ? (existing?.context as PortState | undefined)?.options : undefined;
+  const startMode = resumedOptions?.mode ?? mode;
+  if (resumedOptions) {
+    io.progress({
+      type: 'note',
+      message: `sandbox mode ${startMode}: ${resumedOptions.modeReason ?? 'the mode the port started in'}`,
+    });
+  }
   const sandbox = sandboxProvider({
     home,
     suite,
-    mode,
+    mode: startMode,
     keep: request.keepSandbox,
-    imageId,
+    imageId: imageOf(startMode),
     ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
   });
   const services: PortServices = {
@@ -197,6 +208,11 @@ export async function runPort(
     llm,
     suite,
     ...(request.mirror ? { mirror: request.mirror } : {}),
+    chooseMode: (sourceTree) => {
+      const final = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree);
+      sandbox.useMode(final.mode, imageOf(final.mode));
+      return final;
+    },
   };
   const initial = createPortState(
     { spec: spec.raw, name: spec.name },
@@ -318,16 +334,26 @@ function sandboxProvider(options: {
   keep: boolean;
   imageId: string;
   env?: Record<string, string>;
-}): SandboxProvider {
+}): SandboxProvider & { useMode(mode: SandboxMode, imageId: string): void } {
   let instance: Promise<ChrootSandbox> | null = null;
+  let mode = options.mode;
+  let imageId = options.imageId;
   return {
-    imageId: options.imageId,
+    get imageId() {
+      return imageId;
+    },
     suite: options.suite,
+    useMode(next, nextImageId) {
+      if (next === mode) return;
+      if (instance) throw new Error(`the sandbox instance is already running in ${mode} mode`);
+      mode = next;
+      imageId = nextImageId;
+    },
     get: () => {
       instance ??= createSandbox({
         home: options.home,
         suite: options.suite,
-        mode: options.mode,
+        mode,
         keep: options.keep,
         ...(options.env ? { env: options.env } : {}),
       });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,6 +144,13 @@ describe.sequential('rvport port on real packages', () => {
       ]);
       expect(state.plan.packages).toContain('libncurses-dev');
       expect(readFileSync(join(outputs('a', 'sl'), 'recipe.md'), 'utf8')).toContain('libncurses-dev');
+      // the mode was chosen for this source: its git tree is the corpus checkout's
+      const tree = execFileSync('git', ['rev-parse', 'HEAD^{tree}'], {
+        cwd: join(corpus, 'sl'),
+        encoding: 'utf8',
+      });
+      expect(state.source.tree).toBe(tree.trim());
+      expect(state.options.modeReason).toMatch(/sl/);
     },
     20 * MINUTES,
   );

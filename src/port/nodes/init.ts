@@ -30,6 +30,8 @@ export const initNode = FunctionNode<PortState>({
         log: (line) => svc.progress({ type: 'note', message: line }),
       });
       const tree = await headTree(acquired.dir, { signal: ctx.signal });
+      const choice = svc.chooseMode?.(tree);
+      if (choice) svc.progress({ type: 'note', message: `sandbox mode ${choice.mode}: ${choice.reason}` });
       const contents = await svc.contents();
       const analysis = analyzeTree(acquired.dir, {
         name: acquired.name,
@@ -46,6 +48,7 @@ export const initNode = FunctionNode<PortState>({
             tree,
             ...(acquired.kind === 'git' ? { url: acquired.origin } : {}),
           },
+          ...(choice ? { options: { ...state.options, mode: choice.mode, modeReason: choice.reason } } : {}),
           scripted,
           findings,
           buildStatus: 'PLANNING',
