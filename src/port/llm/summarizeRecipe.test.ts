@@ -94,7 +94,7 @@ describe('summarizeRecipe (LLM summarizer)', () => {
     ]);
     const result = await summarizeRecipe(state, deterministic, llm);
     expect(result.recipe).toBe(`${text}\n`);
-    expect(result.note).toBe('LLM recipe (every command kept verbatim)');
+    expect(result.note).toBe('LLM recipe (every command kept verbatim, none added)');
     expect(result.llm).toMatchObject({ calls: 1, inputTokens: 900, outputTokens: 350, costUsd: 0.004 });
     const request = llm.requests[0];
     expect(request).toMatchObject({ role: 'summarizer', schemaName: 'recipe' });
@@ -117,6 +117,37 @@ describe('summarizeRecipe (LLM summarizer)', () => {
     expect(result.note).toBe(
       'deterministic recipe (the LLM recipe leaves out 1 required line: "make -j\\"$(nproc)\\"")',
     );
+  });
+
+  it('falls back when a code block adds a command the port never ran', async () => {
+    const required = requiredRecipeLines(state);
+    const text = goodRecipe(required).replace('```\n## Build', '```\n## Build\n```sh\nmake check\n```');
+    const result = await summarizeRecipe(
+      state,
+      deterministic,
+      fakeLlmClient([{ value: { recipe_markdown: text } }]),
+    );
+    expect(result.recipe).toBe(deterministic);
+    expect(result.note).toBe(
+      'deterministic recipe (the LLM recipe adds 1 command the port never ran: "make check")',
+    );
+  });
+
+  it('accepts applying the listed patches, comments and prompts in code blocks', async () => {
+    const text = [
+      goodRecipe(requiredRecipeLines(state)),
+      '~~~sh',
+      '# first the patch',
+      '$ git apply patches/0001-char.patch',
+      '',
+      '~~~',
+    ].join('\n');
+    const result = await summarizeRecipe(
+      state,
+      deterministic,
+      fakeLlmClient([{ value: { recipe_markdown: text } }]),
+    );
+    expect(result.recipe).toBe(`${text}\n`);
   });
 
   it('falls back when the verdict is rephrased (a recipe must not claim more than verify proved)', async () => {

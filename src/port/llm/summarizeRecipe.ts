@@ -1,5 +1,6 @@
 import type { LlmClient } from '../../llm/index.ts';
 import type { LlmUsageTotals, PortState } from '../PortState.ts';
+import { codeBlockLines, inventedRecipeCommands } from './inventedRecipeCommands.ts';
 import { llmFallbackNote, withLlmUsage } from './llmUsage.ts';
 import { missingRecipeLines, requiredRecipeLines } from './requiredRecipeLines.ts';
 import {
@@ -22,7 +23,8 @@ export interface SummarizedRecipe {
 
 /**
  * The recipe of a finished port: the summarizer's (role summarizer) when it keeps every required
- * line verbatim, else the deterministic recipe. Never fails the port.
+ * line verbatim and its code blocks hold no command the port did not run, else the deterministic
+ * recipe. Never fails the port.
  */
 export async function summarizeRecipe(
   state: PortState,
@@ -64,5 +66,22 @@ export async function summarizeRecipe(
       note: `deterministic recipe (the LLM recipe leaves out ${missing.length} required line${missing.length === 1 ? '' : 's'}: ${shown})`,
     };
   }
-  return { recipe: text, llm: totals, note: 'LLM recipe (every command kept verbatim)' };
+  const invented = inventedRecipeCommands(text, [
+    ...codeBlockLines(deterministicRecipe),
+    // what the deterministic recipe says in prose: apply the patches, work in the build folder
+    ...state.patches.map((p) => `git apply patches/${p.name}`),
+    ...(state.plan?.dir && state.plan.dir !== '.' ? [`cd ${state.plan.dir}`] : []),
+  ]);
+  if (invented.length > 0) {
+    const shown = invented
+      .slice(0, 3)
+      .map((line) => JSON.stringify(line))
+      .join(', ');
+    return {
+      recipe: deterministicRecipe,
+      llm: totals,
+      note: `deterministic recipe (the LLM recipe adds ${invented.length} command${invented.length === 1 ? '' : 's'} the port never ran: ${shown})`,
+    };
+  }
+  return { recipe: text, llm: totals, note: 'LLM recipe (every command kept verbatim, none added)' };
 }

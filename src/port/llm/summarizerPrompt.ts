@@ -29,7 +29,8 @@ export const SUMMARIZER_SYSTEM = [
   'Rules (checked; a recipe that breaks them is thrown away):',
   '- Every line listed under "Must appear verbatim" appears in your recipe exactly as given, one',
   '  per line; the commands inside ```sh code blocks, in the given order.',
-  '- Do not add commands, packages, flags or results that the input does not contain.',
+  '- Do not add commands, packages, flags or results that the input does not contain. Code blocks',
+  '  hold only the given commands (and `git apply patches/NAME` for the patches listed).',
   '- Keep it short: explain what matters for riscv64 (patches, fixes, findings) in a few sentences.',
 ].join('\n');
 
