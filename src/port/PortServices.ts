@@ -45,9 +45,19 @@ export interface PortServices {
    * mode of the options stands.
    */
   chooseMode?(sourceTree: string): ModeChoice;
+  /**
+   * The package names apt in the sandbox can install (the rootfs image's package lists), loaded
+   * once; null when unknown. Absent: LLM-proposed package names are checked by form only.
+   */
+  installable?(): Promise<ReadonlySet<string> | null>;
   /** Debian mirror and suite for source acquisition. */
   mirror?: string;
   suite: string;
+}
+
+/** The installable package names, or null when the services cannot say. */
+export async function installableOf(svc: PortServices): Promise<ReadonlySet<string> | null> {
+  return svc.installable ? svc.installable() : null;
 }
 
 export function portServices(services: Readonly<Record<string, unknown>>): PortServices {

@@ -8,6 +8,7 @@ import {
 } from '../analysis/dependencies/ContentsIndex.ts';
 import { rvportHome } from '../config/rvportHome.ts';
 import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
+import { imageAptLists, loadInstallablePackages } from '../debian/installablePackages.ts';
 import type { EngineEvent } from '../engine/events.ts';
 import { resetWorkflow, runWorkflow } from '../engine/runWorkflow.ts';
 import { FileStateStore } from '../engine/stores/FileStateStore.ts';
@@ -21,6 +22,7 @@ import { findImages, imageKeys } from '../sandbox/findImages.ts';
 import { loadUserlandProofs, type UserlandProofTable } from '../sandbox/proof/userlandProofs.ts';
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
 import { headCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
 import { chooseSandboxMode, type RequestedMode } from './chooseSandboxMode.ts';
@@ -208,6 +210,7 @@ export async function runPort(
     llm,
     suite,
     ...(request.mirror ? { mirror: request.mirror } : {}),
+    installable: once(() => loadInstallablePackages(imageAptLists(sandboxPaths(home).image(keys.rootfs)))),
     chooseMode: (sourceTree) => {
       const final = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree);
       sandbox.useMode(final.mode, imageOf(final.mode));
@@ -392,6 +395,15 @@ function contentsLoader(
         });
         return null;
       });
+    return loaded;
+  };
+}
+
+/** A loader that runs once; a failed load answers null (names are then checked by form only). */
+function once<T>(load: () => Promise<T | null>): () => Promise<T | null> {
+  let loaded: Promise<T | null> | null = null;
+  return () => {
+    loaded ??= load().catch(() => null);
     return loaded;
   };
 }

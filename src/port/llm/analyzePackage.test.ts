@@ -59,7 +59,7 @@ describe('analyzePackage (LLM analyst)', () => {
     const llm = fakeLlmClient([
       {
         value: answer({
-          dependencies: ['zlib1g-dev', 'libbar-dev', 'Not A Package'],
+          dependencies: ['zlib1g-dev', 'libbar-dev', 'Not A Package', 'libnotreal-dev'],
           needs_custom_plan: true,
         }),
         usage: { input: 1200, output: 300 },
@@ -67,7 +67,11 @@ describe('analyzePackage (LLM analyst)', () => {
       },
     ]);
     const before = { ...state.llm, calls: 2, inputTokens: 10, outputTokens: 5, costUsd: 0.001 };
-    const update = await analyzePackage({ ...state, llm: before }, llm);
+    const update = await analyzePackage(
+      { ...state, llm: before },
+      llm,
+      new Set(['zlib1g-dev', 'libbar-dev']),
+    );
     expect(update.packageAnalysis).toMatchObject({
       buildSystem: 'cmake',
       dir: '.',
@@ -87,7 +91,7 @@ describe('analyzePackage (LLM analyst)', () => {
       costUsd: 0.001 + 0.0123,
     });
     expect(update.audit?.at(-1)?.detail).toMatch(
-      /LLM-grounded, custom plan asked for; not taken: not Debian package names: Not A Package/,
+      /LLM-grounded, custom plan asked for; not taken: not Debian package names: Not A Package; no such package in the sandbox's Debian: libnotreal-dev/,
     );
     expect(update.buildStatus).toBeUndefined();
   });

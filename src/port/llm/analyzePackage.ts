@@ -18,7 +18,11 @@ import { mergeAnalysis } from './mergeAnalysis.ts';
  * layer. Online: the planner's answer merged with the scripted analysis; any other outcome keeps
  * the scripted analysis and says why, and the cost cap escalates. Every call's usage is counted.
  */
-export async function analyzePackage(state: PortState, llm: LlmClient): Promise<Partial<PortState>> {
+export async function analyzePackage(
+  state: PortState,
+  llm: LlmClient,
+  installable: ReadonlySet<string> | null = null,
+): Promise<Partial<PortState>> {
   const fallback = deterministicAnalysis(state);
   if (!fallback) return { audit: withAudit(state, PortNode.analyst, 'no scripted analysis') };
   const scriptedNote = `${fallback.buildSystem} (${fallback.confidence.toFixed(2)}), scripted`;
@@ -50,7 +54,13 @@ export async function analyzePackage(state: PortState, llm: LlmClient): Promise<
       audit: withAudit(state, PortNode.analyst, 'analysis', `${scriptedNote} (${llmFallbackNote(result)})`),
     };
   }
-  const { analysis, rejected } = mergeAnalysis(fallback, scriptedOf(state), result.value, state.source.dir);
+  const { analysis, rejected } = mergeAnalysis(
+    fallback,
+    scriptedOf(state),
+    result.value,
+    state.source.dir,
+    installable,
+  );
   const detail = `${analysis.buildSystem} in ${analysis.dir} (${analysis.confidence.toFixed(2)}), LLM-grounded${
     analysis.needsCustomPlan ? ', custom plan asked for' : ''
   }${rejected.length ? `; not taken: ${rejected.join('; ')}` : ''}`;

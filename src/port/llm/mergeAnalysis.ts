@@ -1,10 +1,10 @@
+import { uninstallable } from '../../debian/installablePackages.ts';
+import { DEBIAN_PACKAGE_NAME as DEBIAN_PACKAGE } from '../../debian/packageName.ts';
 import type { ScriptedAnalysis } from '../nodes/scriptedAnalysis.ts';
 import type { PackageAnalysis } from '../PortState.ts';
 import type { PackageAnalysisAnswer } from './analystPrompt.ts';
 import { existingSourceDir } from './existingSourceDir.ts';
 
-/** A Debian binary package name (policy 5.6.1); anything else from a model is dropped. */
-const DEBIAN_PACKAGE = /^[a-z0-9][a-z0-9+.-]+$/;
 /** Dependencies and artifacts taken from one answer, at most. */
 const MAX_LLM_ITEMS = 20;
 
@@ -21,13 +21,15 @@ export interface MergedAnalysis {
  *   scan does not know keeps the scripted one;
  * - the folder must exist in the tree; for a detected system it must be one of its detected
  *   folders (else the best one of them);
- * - dependencies are the script's plus the answer's valid Debian names.
+ * - dependencies are the script's plus the answer's valid Debian names that apt in the sandbox
+ *   can install (`installable`, from the rootfs image's package lists; null: not checked).
  */
 export function mergeAnalysis(
   fallback: PackageAnalysis,
   scripted: ScriptedAnalysis | null,
   answer: PackageAnalysisAnswer,
   sourceRoot: string | undefined,
+  installable: ReadonlySet<string> | null = null,
 ): MergedAnalysis {
   const rejected: string[] = [];
   const candidates = scripted?.buildSystems ?? [];
@@ -64,10 +66,13 @@ export function mergeAnalysis(
   const names = answer.dependencies.map((d) => d.trim());
   const invalid = names.filter((d) => !DEBIAN_PACKAGE.test(d));
   if (invalid.length) rejected.push(`not Debian package names: ${invalid.join(', ')}`);
+  const valid = names.filter((d) => DEBIAN_PACKAGE.test(d));
+  const unknown = uninstallable(valid, installable);
+  if (unknown.length) rejected.push(`no such package in the sandbox's Debian: ${unknown.join(', ')}`);
   const dependencies = [
     ...new Set([
       ...fallback.dependencies,
-      ...names.filter((d) => DEBIAN_PACKAGE.test(d)).slice(0, MAX_LLM_ITEMS),
+      ...valid.filter((d) => !unknown.includes(d)).slice(0, MAX_LLM_ITEMS),
     ]),
   ].sort();
 

@@ -48,7 +48,12 @@ describe('planWithScout (LLM scout)', () => {
     const state: PortState = { ...made.state, packageAnalysis: deterministicAnalysis(made.state), ...over };
     return { state, home };
   };
-  const context = (home: string, llm: ReturnType<typeof fakeLlmClient>) => ({ llm, home, imageId: 'img-a' });
+  const context = (home: string, llm: ReturnType<typeof fakeLlmClient>) => ({
+    llm,
+    home,
+    imageId: 'img-a',
+    installable: new Set(['zlib1g-dev', 'pkgconf', 'libbsd-dev']),
+  });
 
   it('offline: the fallback plan exactly as without an LLM, no request', async () => {
     const { state, home } = await setup();
@@ -130,6 +135,11 @@ describe('planWithScout (LLM scout)', () => {
     ['a folder not in the tree', { dir: 'nope' }, /folder "nope" does not exist/],
     ['a folder outside the tree', { dir: '../..' }, /does not exist in the tree/],
     ['an invalid package name', { packages: ['zlib1g-dev; rm -rf /'] }, /not Debian package names/],
+    [
+      'a package apt in the sandbox cannot install',
+      { packages: ['zlib1g-dev', 'libzlib-dev'] },
+      /no such package in the sandbox's Debian: libzlib-dev$/,
+    ],
     ['a reserved variable', { env: [{ name: 'PATH', value: '/tmp' }] }, /PATH is set by the sandbox/],
     [
       'no build command',

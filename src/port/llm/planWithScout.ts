@@ -25,6 +25,8 @@ export interface ScoutContext {
   /** RVPORT_HOME, where the few-shot examples are. */
   home: string;
   imageId: string;
+  /** What apt in the sandbox can install (null: not checked). */
+  installable?: ReadonlySet<string> | null;
 }
 
 /**
@@ -80,7 +82,11 @@ export async function planWithScout(state: PortState, context: ScoutContext): Pr
   if (!result.ok || !result.value)
     return { llm, ...withFallback(counted, fallback, replansUsed, after, llmFallbackNote(result)) };
 
-  const verdict = validateScoutPlan(result.value, { sourceRoot: state.source.dir, buildSystem });
+  const verdict = validateScoutPlan(result.value, {
+    sourceRoot: state.source.dir,
+    buildSystem,
+    installable: context.installable ?? null,
+  });
   if (!verdict.ok) {
     const refused: PortState = {
       ...counted,

@@ -1,4 +1,6 @@
 import { tmpdir } from 'node:os';
+import { uninstallable } from '../../debian/installablePackages.ts';
+import { DEBIAN_PACKAGE_NAME as DEBIAN_PACKAGE } from '../../debian/packageName.ts';
 import {
   guardUnifiedDiff,
   type LlmClient,
@@ -29,7 +31,6 @@ const INSPECTION_OUTPUT_BYTES = 32 * 1024;
 /** Fix proposals one fixer turn asks for: the first, and one more after a refusal says why. */
 export const MAX_FIX_PROPOSALS = 2;
 
-const DEBIAN_PACKAGE = /^[a-z0-9][a-z0-9+.-]+$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Variables a fix may not set: they would change which programs run or where the build writes. */
 const PROTECTED_ENV = /^(PATH|LD_[A-Z_]+|HOME|SHELL|IFS|ENV|BASH_ENV|TMPDIR|DESTDIR|RVPORT_[A-Z_]*)$/;
@@ -61,6 +62,8 @@ export interface FixerDeps {
   node: string;
   /** Where throwaway copies of the source are made to check a patch. */
   scratchDir?: string;
+  /** What apt in the sandbox can install; null or absent: package names are checked by form only. */
+  installable?: ReadonlySet<string> | null;
   log?: (line: string) => void;
 }
 
@@ -171,6 +174,11 @@ async function checkFix(
   }
   const badPackages = packages.filter((p) => !DEBIAN_PACKAGE.test(p));
   if (badPackages.length) problems.push(`not Debian package names: ${badPackages.join(', ')}`);
+  const unknown = uninstallable(
+    packages.filter((p) => DEBIAN_PACKAGE.test(p)),
+    deps.installable ?? null,
+  );
+  if (unknown.length) problems.push(`no such package in the sandbox's Debian: ${unknown.join(', ')}`);
   const env: Record<string, string> = {};
   for (const { name, value } of answer.env) {
     if (!ENV_NAME.test(name) || PROTECTED_ENV.test(name))

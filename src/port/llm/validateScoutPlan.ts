@@ -1,11 +1,12 @@
 import { BUILD_SYSTEM_TYPES } from '../../analysis/buildSystems/BuildSystemDetector.ts';
+import { uninstallable } from '../../debian/installablePackages.ts';
+import { DEBIAN_PACKAGE_NAME as DEBIAN_PACKAGE } from '../../debian/packageName.ts';
 import { guardCommand } from '../../llm/index.ts';
 import type { BuildPlan, PlanPhase } from '../PortState.ts';
 import { SANDBOX_DEST } from '../planFromAnalysis.ts';
 import { existingSourceDir } from './existingSourceDir.ts';
 import { type BuildPlanAnswer, PLAN_PHASE_NAMES } from './scoutPrompt.ts';
 
-const DEBIAN_PACKAGE = /^[a-z0-9][a-z0-9+.-]+$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Variables the sandbox sets, or that would change what every command runs. */
 const RESERVED_ENV = new Set([
@@ -30,13 +31,18 @@ export type ScoutPlanVerdict = { ok: true; plan: BuildPlan } | { ok: false; prob
  * Checks a plan the scout proposed against the sandbox's conventions and turns it into a
  * `BuildPlan` (origin `llm`). Any problem refuses the whole plan (a half-trusted plan is worse
  * than the fallback): a command the guard refuses, a package manager in a command, an install
- * that does not go to $RVPORT_DESTDIR, -march=native, a folder not in the tree, an invalid
- * package or variable name, or no command at all. Phase names are checked by the schema; phases
+ * that does not go to $RVPORT_DESTDIR, -march=native, a folder not in the tree, an invalid or
+ * uninstallable package, an invalid variable name, or no command at all. Phase names are checked by the schema; phases
  * are put in their fixed order.
  */
 export function validateScoutPlan(
   answer: BuildPlanAnswer,
-  context: { sourceRoot: string | undefined; buildSystem: string },
+  context: {
+    sourceRoot: string | undefined;
+    buildSystem: string;
+    /** What apt in the sandbox can install; null or absent: names are checked by form only. */
+    installable?: ReadonlySet<string> | null;
+  },
 ): ScoutPlanVerdict {
   const problems: string[] = [];
   const dir = existingSourceDir(context.sourceRoot, answer.dir);
@@ -61,6 +67,11 @@ export function validateScoutPlan(
   const packages = [...new Set(answer.packages.map((p) => p.trim()).filter(Boolean))];
   const badPackages = packages.filter((p) => !DEBIAN_PACKAGE.test(p));
   if (badPackages.length) problems.push(`not Debian package names: ${badPackages.join(', ')}`);
+  const unknown = uninstallable(
+    packages.filter((p) => DEBIAN_PACKAGE.test(p)),
+    context.installable ?? null,
+  );
+  if (unknown.length) problems.push(`no such package in the sandbox's Debian: ${unknown.join(', ')}`);
 
   const env: Record<string, string> = {};
   for (const { name, value } of answer.env) {

@@ -1,7 +1,7 @@
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import { analyzePackage } from '../llm/analyzePackage.ts';
 import { PortNode } from '../nodeNames.ts';
-import { portServices } from '../PortServices.ts';
+import { installableOf, portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
 import { routeAnalystToNext } from '../routes/routeAnalystToNext.ts';
 
@@ -15,6 +15,7 @@ export const analystNode = FunctionNode<PortState>({
   run: async (s, ctx) => {
     const svc = portServices(ctx.services);
     svc.progress({ type: 'node', node: PortNode.analyst });
-    return { context: await analyzePackage(s.context, svc.llm) };
+    const installable = svc.llm.offline ? null : await installableOf(svc);
+    return { context: await analyzePackage(s.context, svc.llm, installable) };
   },
 });

@@ -159,6 +159,25 @@ describe('fix node', () => {
     expect(update.llm?.calls).toBe(3);
   });
 
+  it('answers a package apt in the sandbox cannot install with that reason, then takes the next fix', async () => {
+    let fixes = 0;
+    const llm = scriptedLlm((r) => {
+      if (by('inspection')(r)) return { value: { reasoning: '', commands: [] } };
+      fixes++;
+      return { value: fix({ packages: fixes === 1 ? ['libbsd-devel', 'zlib1g-dev'] : ['libbsd-dev'] }) };
+    });
+    const services = fakePortServices(new FakeSandbox(), {
+      llm,
+      installable: async () => new Set(['libbsd-dev', 'zlib1g-dev']),
+    });
+    const update = await runPortNode(fixNode, failedState(), services);
+    expect(llm.requests.at(-1)?.messages.at(-1)?.content).toMatch(
+      /rvport refused that fix: no such package in the sandbox's Debian: libbsd-devel\n/,
+    );
+    expect(update.buildStatus).toBe('FIXING');
+    expect(update.plan?.packages).toEqual(['libbsd-dev']);
+  });
+
   it('refuses a variable that would change which programs run', async () => {
     const llm = scriptedLlm((r) =>
       by('inspection')(r)

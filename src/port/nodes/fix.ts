@@ -6,7 +6,7 @@ import { findFewShotExamples, renderFewShot } from '../llm/fewShot.ts';
 import { costCapReason } from '../llm/llmUsage.ts';
 import { type AcceptedFix, proposeFix } from '../llm/proposeFix.ts';
 import { BuildFixNode } from '../nodeNames.ts';
-import { portServices } from '../PortServices.ts';
+import { installableOf, portServices } from '../PortServices.ts';
 import type { BuildPlan, FixAttempt, PlanPhase, PortState } from '../PortState.ts';
 import { patchFileName } from '../patches/sourcePatches.ts';
 import { routeFixResult } from '../routes/routeFixResult.ts';
@@ -66,6 +66,7 @@ export const fixNode = FunctionNode<PortState>({
         sandbox,
         signal: ctx.signal,
         node: BuildFixNode.fix,
+        installable: await installableOf(svc),
         log: (message) => svc.progress({ type: 'note', message }),
       },
     );

@@ -1,7 +1,7 @@
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import { planWithScout } from '../llm/planWithScout.ts';
 import { PortNode } from '../nodeNames.ts';
-import { portServices } from '../PortServices.ts';
+import { installableOf, portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
 
 /**
@@ -15,7 +15,12 @@ export const scoutNode = FunctionNode<PortState>({
     const svc = portServices(ctx.services);
     svc.progress({ type: 'node', node: PortNode.scout });
     return {
-      context: await planWithScout(s.context, { llm: svc.llm, home: svc.home, imageId: svc.sandbox.imageId }),
+      context: await planWithScout(s.context, {
+        llm: svc.llm,
+        home: svc.home,
+        imageId: svc.sandbox.imageId,
+        installable: svc.llm.offline ? null : await installableOf(svc),
+      }),
     };
   },
 });
