@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { ensureCorpus } from '../helpers/corpus.ts';
 import { PROVISION_TIMEOUT_MS, provisionedImages } from './provisionedImages.ts';
 
 let box: ChrootSandbox;
+const gitTree = (dir: string) =>
+  execFileSync('git', ['rev-parse', 'HEAD^{tree}'], { cwd: dir, encoding: 'utf8' }).trim();
 
 beforeAll(async () => {
   await provisionedImages();
@@ -48,13 +51,33 @@ describe('native-userland mode', () => {
     expect(lines).toContain('#! /native/usr/bin/perl');
   }, 180_000);
 
-  it('builds small autotools packages exactly as accelerated mode does (the proof, run in CI)', async () => {
-    const corpus = await ensureCorpus(['cmatrix']);
+  // The proof, run in CI on a few packages: an autotools one and a plain-Make one that are
+  // identical, and a meson one that the comparison must find different.
+  it.each([
+    ['cmatrix', 50],
+    ['sl', 5],
+  ] as const)(
+    'builds %s exactly as accelerated mode does',
+    async (name, atLeastFiles) => {
+      const corpus = await ensureCorpus([name]);
+      const out = await mkdtemp(join(tmpdir(), 'rvport-prove-'));
+      const run = await proveNativeUserland(join(corpus, name), { out });
+      expect(run.runs.map((r) => r.result)).toEqual(['verified', 'verified']);
+      expect(run.comparison?.files).toBeGreaterThan(atLeastFiles);
+      expect(run.comparison?.differences.map(formatDifference)).toEqual([]);
+      expect(run.proof?.identical).toBe(true);
+      // the proof is for this source: the git tree of the corpus checkout
+      expect(run.proof?.sourceTree).toBe(gitTree(join(corpus, name)));
+    },
+    1_200_000,
+  );
+
+  it('finds the run-dependent state meson writes into its build tree (libinih differs)', async () => {
+    const corpus = await ensureCorpus(['libinih']);
     const out = await mkdtemp(join(tmpdir(), 'rvport-prove-'));
-    const run = await proveNativeUserland(join(corpus, 'cmatrix'), { out });
+    const run = await proveNativeUserland(join(corpus, 'libinih'), { out });
     expect(run.runs.map((r) => r.result)).toEqual(['verified', 'verified']);
-    expect(run.comparison?.files).toBeGreaterThan(50);
-    expect(run.comparison?.differences.map(formatDifference)).toEqual([]);
-    expect(run.proof?.identical).toBe(true);
+    expect(run.proof?.identical).toBe(false);
+    expect(run.proof?.differences.join('\n')).toMatch(/meson-(info|private|logs)/);
   }, 1_200_000);
 });
