@@ -54,34 +54,30 @@ export async function summarizeRecipe(
       llm: totals,
       note: 'deterministic recipe (the LLM recipe is too long)',
     };
+  const deterministic = (why: string) => ({
+    recipe: deterministicRecipe,
+    llm: totals,
+    note: `deterministic recipe (the LLM recipe ${why})`,
+  });
   const missing = missingRecipeLines(text, required);
-  if (missing.length > 0) {
-    const shown = missing
-      .slice(0, 3)
-      .map((line) => JSON.stringify(line))
-      .join(', ');
-    return {
-      recipe: deterministicRecipe,
-      llm: totals,
-      note: `deterministic recipe (the LLM recipe leaves out ${missing.length} required line${missing.length === 1 ? '' : 's'}: ${shown})`,
-    };
-  }
+  if (missing.length > 0)
+    return deterministic(`leaves out ${count(missing, 'required line')}: ${firstLines(missing)}`);
   const invented = inventedRecipeCommands(text, [
     ...codeBlockLines(deterministicRecipe),
     // what the deterministic recipe says in prose: apply the patches, work in the build folder
     ...state.patches.map((p) => `git apply patches/${p.name}`),
     ...(state.plan?.dir && state.plan.dir !== '.' ? [`cd ${state.plan.dir}`] : []),
   ]);
-  if (invented.length > 0) {
-    const shown = invented
-      .slice(0, 3)
-      .map((line) => JSON.stringify(line))
-      .join(', ');
-    return {
-      recipe: deterministicRecipe,
-      llm: totals,
-      note: `deterministic recipe (the LLM recipe adds ${invented.length} command${invented.length === 1 ? '' : 's'} the port never ran: ${shown})`,
-    };
-  }
+  if (invented.length > 0)
+    return deterministic(`adds ${count(invented, 'command')} the port never ran: ${firstLines(invented)}`);
   return { recipe: text, llm: totals, note: 'LLM recipe (every command kept verbatim, none added)' };
 }
+
+const count = (items: readonly string[], noun: string) =>
+  `${items.length} ${noun}${items.length === 1 ? '' : 's'}`;
+
+const firstLines = (lines: readonly string[]) =>
+  lines
+    .slice(0, 3)
+    .map((line) => JSON.stringify(line))
+    .join(', ');
