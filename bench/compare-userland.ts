@@ -1,11 +1,11 @@
 // The proof behind native-userland mode: ports each public corpus package in accelerated mode and
-// in native-userland mode (and, unless --no-emulated, in emulated mode for the timing), compares the
-// two build trees file by file (configure's outputs, artifacts, everything; only timestamps are
-// normalised), and prints a Markdown table. Results are appended to OUT/results.jsonl as each
-// package finishes; with --record the committed proof table (src/sandbox/proof/userlandProofs.json)
-// is updated after each package too. Run again with the same --out, it resumes: packages already in
-// OUT/results.jsonl are skipped and the final table holds every row of that file. Emulated mode is
-// timed only (its port skips the package's tests). Usage:
+// in native-userland mode, compares the two build trees file by file (configure's outputs,
+// artifacts, everything; only run-dependent text is normalised), and prints a Markdown table. Then,
+// unless --no-emulated, it times the same port in emulated mode for each package (no tests, nothing
+// compared). Rows are appended to OUT/results.jsonl as each step finishes; with --record the
+// committed proof table (src/sandbox/proof/userlandProofs.json) is updated after each comparison.
+// Run again with the same --out and it resumes where it stopped; the table merges the rows.
+// Usage:
 //   npx tsx bench/compare-userland.ts [--no-emulated] [--record] [--out DIR] [NAME…]
 //   npx tsx bench/compare-userland.ts --table OUT/results.jsonl…   (the table of finished results)
 // Needs root and `rvport sandbox setup` (the default mode provisions all images).
@@ -30,9 +30,13 @@ const { values, positionals } = parseArgs({
 });
 
 function row(run: NativeUserlandProofRun): string {
+  const accelerated = run.runs.find((x) => x.mode === 'accelerated');
   const time = (mode: SandboxMode) => {
     const r = run.runs.find((x) => x.mode === mode);
-    return r ? `${r.buildSeconds} s` : '-';
+    if (!r) return '-';
+    return r.result === accelerated?.result || mode !== 'emulated'
+      ? `${r.buildSeconds} s`
+      : `${r.buildSeconds} s (${r.result})`;
   };
   const verdict = !run.comparison
     ? 'not compared (no build tree)'
@@ -60,8 +64,23 @@ function readResults(file: string): NativeUserlandProofRun[] {
     .map((line) => JSON.parse(line) as NativeUserlandProofRun);
 }
 
+/** One row per package: the runs of every row of that package (first of each mode), its comparison. */
+function mergeRows(all: readonly NativeUserlandProofRun[]): NativeUserlandProofRun[] {
+  const merged = new Map<string, NativeUserlandProofRun>();
+  for (const row of all) {
+    const into = merged.get(row.name) ?? { name: row.name, runs: [] };
+    for (const run of row.runs) if (!into.runs.some((r) => r.mode === run.mode)) into.runs.push(run);
+    if (row.comparison && !into.comparison) {
+      into.comparison = row.comparison;
+      if (row.proof) into.proof = row.proof;
+    }
+    merged.set(row.name, into);
+  }
+  return [...merged.values()];
+}
+
 if (values.table) {
-  console.log(table(positionals.flatMap(readResults)));
+  console.log(table(mergeRows(positionals.flatMap(readResults))));
   process.exit(0);
 }
 const listed = readFileSync(corpusList, 'utf8')
@@ -72,26 +91,30 @@ const names = positionals.length ? positionals : listed;
 const corpus = await ensureCorpus(names);
 const out = values.out ?? mkdtempSync(join(tmpdir(), 'rvport-compare-userland-'));
 mkdirSync(out, { recursive: true });
-const modes: SandboxMode[] = values['no-emulated']
-  ? ['accelerated', 'native-userland']
-  : ['accelerated', 'native-userland', 'emulated'];
 const command = `npx tsx bench/compare-userland.ts --record ${names.join(' ')}`;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const resultsFile = join(out, 'results.jsonl');
 log(`results in ${resultsFile}`);
 
-const runs: NativeUserlandProofRun[] = existsSync(resultsFile) ? readResults(resultsFile) : [];
-const done = new Set(runs.map((run) => run.name));
-if (done.size) log(`resuming: ${[...done].join(', ')} already done`);
+const rows: NativeUserlandProofRun[] = existsSync(resultsFile) ? readResults(resultsFile) : [];
+const ran = (name: string, mode: SandboxMode) =>
+  rows.some((row) => row.name === name && row.runs.some((run) => run.mode === mode));
+const record = (row: NativeUserlandProofRun) => {
+  appendFileSync(resultsFile, `${JSON.stringify(row)}\n`);
+  rows.push(row);
+};
+if (rows.length) log(`resuming from ${rows.length} finished rows`);
+
+// Phase 1, the proof: accelerated and native-userland, compared.
 for (const name of names) {
-  if (done.has(name)) continue;
+  if (ran(name, 'accelerated') && ran(name, 'native-userland')) continue;
   const run = await proveNativeUserland(join(corpus, name), {
-    modes,
+    modes: ['accelerated', 'native-userland'],
     out,
     commandTimeoutMs: 20 * 60_000,
     log,
   });
-  appendFileSync(resultsFile, `${JSON.stringify(run)}\n`);
+  record(run);
   if (run.comparison) {
     log(
       `${name}: ${run.comparison.identical ? 'identical' : 'DIFFERENT'} (${run.comparison.files} files)${run.comparison.differences
@@ -106,6 +129,20 @@ for (const name of names) {
     proofs.proofs[name] = run.proof;
     await saveUserlandProofs(proofs);
   }
-  runs.push(run);
 }
-console.log(table(runs));
+
+// Phase 2, the emulated column: the same port timed in emulated mode (no tests, nothing compared).
+if (!values['no-emulated']) {
+  for (const name of names) {
+    if (ran(name, 'emulated')) continue;
+    record(
+      await proveNativeUserland(join(corpus, name), {
+        modes: ['emulated'],
+        out,
+        commandTimeoutMs: 60 * 60_000,
+        log,
+      }),
+    );
+  }
+}
+console.log(table(mergeRows(rows)));
