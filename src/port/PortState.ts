@@ -196,6 +196,11 @@ export interface PortState {
   refusedCommands: RefusedCommand[];
   /** The LLM fix being tried by the next build, or null. */
   fixUnderTrial: FixUnderTrial | null;
+  /**
+   * The sandbox instance that holds the last successful build. A port resumed in another
+   * instance (the old one is gone) builds the final plan again before it reads the build tree.
+   */
+  builtIn?: string;
   artifacts: ArtifactRecord[];
   verification: { verdict: 'verified' | 'not_verified'; reason: string } | null;
   tests: { ran: boolean; passed: number; failed: number; exitCode: number | null; summary: string } | null;

@@ -114,6 +114,39 @@ describe.sequential('rvport port on real packages', () => {
   );
 
   it(
+    'resumes after SIGKILL in finish: the build is made again in the new instance, tests and artifacts are real',
+    async () => {
+      const { child, done } = startCli(['port', join(corpus, 'cjson'), '--force', '--out', 'f', '--json'], {
+        cwd: work,
+        env: env(),
+      });
+      const runFile = join(home, 'runs', 'port-cjson.json');
+      const inFinish = () => {
+        try {
+          return readJson(runFile).currentNode === 'finish';
+        } catch {
+          return false; // not written yet, or being replaced
+        }
+      };
+      await waitFor(inFinish, 15 * MINUTES, 'the finish node');
+      child.kill('SIGKILL');
+      await done;
+      const { code, result } = await port(join(corpus, 'cjson'), 'f', '--force');
+      expect(code).toBe(0);
+      expect(result).toMatchObject({ result: 'verified', resumed: true });
+      expect(result.tests.ran).toBe(true);
+      expect(result.tests.passed).toBeGreaterThan(0);
+      const state = readJson(join(outputs('f', 'cjson'), 'state.json'));
+      expect(state.audit.map((a: { event: string }) => a.event)).toContain('rebuilt');
+      expect(state.smokeTests.every((t: { exitCode: number }) => t.exitCode !== 127)).toBe(true);
+      const artifacts = join(outputs('f', 'cjson'), 'artifacts');
+      const shared = state.artifacts.find((a: { role: string }) => a.role === 'shared-library');
+      expect(existsSync(join(artifacts, shared.path)), shared.path).toBe(true);
+    },
+    30 * MINUTES,
+  );
+
+  it(
     'ports libinih (Meson) and packages it with --package',
     async () => {
       const { code, result, stderr } = await port(join(corpus, 'libinih'), 'a', '--package');

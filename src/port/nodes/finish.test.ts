@@ -42,3 +42,19 @@ describe('the finish node', () => {
     expect(update.tests).toMatchObject({ ran: false, summary: 'tests not run (a timing-only run)' });
   });
 });
+
+describe('the finish node, resumed', () => {
+  it('checkpoints the test run and the LLM answers, and a resumed finish takes them from there', async () => {
+    const sandbox = new FakeSandbox((command) =>
+      command === 'make check' ? { exitCode: 0, stdout: '# PASS:  7\n# FAIL:  0\n' } : { exitCode: 0 },
+    );
+    const saved: unknown[] = [];
+    await runPortNode(finishNode, state(), fakePortServices(sandbox), { saved });
+    expect(saved.at(-1)).toMatchObject({ tests: { passed: 7 }, curated: {}, summarized: {} });
+
+    const again = new FakeSandbox();
+    const update = await runPortNode(finishNode, state(), fakePortServices(again), { value: saved.at(-1) });
+    expect(again.commands).not.toContain('make check');
+    expect(update.tests).toMatchObject({ ran: true, passed: 7 });
+  });
+});

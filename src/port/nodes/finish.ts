@@ -6,9 +6,9 @@ import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import type { Sandbox } from '../../sandbox/Sandbox.ts';
-import { curateArtifacts } from '../llm/curateArtifacts.ts';
+import { type CuratedArtifacts, curateArtifacts } from '../llm/curateArtifacts.ts';
 import { fewShotPath, toFewShotExample } from '../llm/fewShot.ts';
-import { summarizeRecipe } from '../llm/summarizeRecipe.ts';
+import { type SummarizedRecipe, summarizeRecipe } from '../llm/summarizeRecipe.ts';
 import { PortNode } from '../nodeNames.ts';
 import { renderRecipe } from '../outputs/renderRecipe.ts';
 import { toRecipeEntry } from '../outputs/toRecipeEntry.ts';
@@ -18,6 +18,7 @@ import { parseTestSummary } from '../parseTestSummary.ts';
 import { artifactLocation, planCommandContext, SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { routeFinishToNext } from '../routes/routeFinishToNext.ts';
 import { withAudit } from './audit.ts';
+import { ensureBuildTree } from './ensureBuildTree.ts';
 
 /** Programs smoke-run after the build, at most. */
 export const MAX_SMOKE_PROGRAMS = 5;
@@ -37,12 +38,20 @@ export const finishNode = FunctionNode<PortState>({
   then: (s) => routeFinishToNext(s.context),
   run: async (s, ctx) => {
     const svc = portServices(ctx.services);
-    const state = s.context;
     svc.progress({ type: 'node', node: PortNode.finish });
     const started = Date.now();
     const sandbox = await svc.sandbox.get();
-    const tests = await runTests(svc, sandbox, state, ctx);
-    const curated = await curateArtifacts(state, svc.llm);
+    const rebuilt = await ensureBuildTree(svc, sandbox, s.context, ctx, PortNode.finish);
+    const state: PortState = { ...s.context, ...rebuilt };
+    // The test run and the LLM answers are checkpointed: a resumed finish does not pay for them twice.
+    const saved: FinishProgress = { ...((ctx.inFlight as FinishProgress | undefined) ?? {}) };
+    const checkpoint = async <K extends keyof FinishProgress>(key: K, value: FinishProgress[K]) => {
+      saved[key] = value;
+      await ctx.saveInFlight(saved);
+      return value as NonNullable<FinishProgress[K]>;
+    };
+    const tests = saved.tests ?? (await checkpoint('tests', await runTests(svc, sandbox, state, ctx)));
+    const curated = saved.curated ?? (await checkpoint('curated', await curateArtifacts(state, svc.llm)));
     const ranked: PortState = { ...state, artifacts: curated.artifacts, llm: curated.llm };
     const smokeTests = await smokeRun(svc, sandbox, ranked, ctx);
     const hazardWarnings = await hazardWarningsIn(svc.buildLog);
@@ -55,11 +64,16 @@ export const finishNode = FunctionNode<PortState>({
       hazardWarnings,
       timings: { ...state.timings, finish: Date.now() - started },
     };
-    const summarized = await summarizeRecipe(
-      finished,
-      renderRecipe(finished, { imageId: svc.sandbox.imageId, suite: svc.suite }),
-      svc.llm,
-    );
+    const summarized =
+      saved.summarized ??
+      (await checkpoint(
+        'summarized',
+        await summarizeRecipe(
+          finished,
+          renderRecipe(finished, { imageId: svc.sandbox.imageId, suite: svc.suite }),
+          svc.llm,
+        ),
+      ));
     const recipe = summarized.recipe;
     const done: PortState = { ...finished, llm: summarized.llm, recipe };
     if (done.verification?.verdict === 'verified') {
@@ -74,6 +88,7 @@ export const finishNode = FunctionNode<PortState>({
       audited = { ...audited, audit: withAudit(audited, PortNode.finish, 'recipe', summarized.note) };
     return {
       context: {
+        ...(rebuilt.builtIn ? { builtIn: rebuilt.builtIn } : {}),
         buildStatus: 'SUCCESS',
         tests,
         smokeTests,
@@ -91,6 +106,13 @@ export const finishNode = FunctionNode<PortState>({
     };
   },
 });
+
+/** What a finish has done so far (its in-flight checkpoint). */
+interface FinishProgress {
+  tests?: NonNullable<PortState['tests']>;
+  curated?: CuratedArtifacts;
+  summarized?: SummarizedRecipe;
+}
 
 async function runTests(
   svc: PortServices,

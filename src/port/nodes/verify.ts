@@ -10,6 +10,7 @@ import type { PortState } from '../PortState.ts';
 import { DESTDIR_PREFIX } from '../planFromAnalysis.ts';
 import { routeVerifyResult } from '../routes/routeVerifyResult.ts';
 import { withAudit } from './audit.ts';
+import { ensureBuildTree } from './ensureBuildTree.ts';
 import { makeError, recordError } from './recordError.ts';
 
 /**
@@ -22,9 +23,10 @@ export const verifyNode = FunctionNode<PortState>({
   then: (s) => routeVerifyResult(s.context),
   run: async (s, ctx) => {
     const svc = portServices(ctx.services);
-    const state = s.context;
     svc.progress({ type: 'node', node: BuildFixNode.verify });
     const sandbox = await svc.sandbox.get();
+    const rebuilt = await ensureBuildTree(svc, sandbox, s.context, ctx, BuildFixNode.verify);
+    const state: PortState = { ...s.context, ...rebuilt };
     const facts: ElfFacts[] = [];
     for (const [root, prefix, original] of [
       [join(sandbox.workspace, 'src'), '', state.source.dir ?? null],
@@ -49,10 +51,17 @@ export const verifyNode = FunctionNode<PortState>({
         category: 'ARCHITECTURE',
       });
       return {
-        context: { ...recordError(state, error), buildStatus: 'FAILED', verification, artifacts, audit },
+        context: {
+          ...rebuilt,
+          ...recordError(state, error),
+          buildStatus: 'FAILED',
+          verification,
+          artifacts,
+          audit,
+        },
       };
     }
-    return { context: { buildStatus: 'SUCCESS', verification, artifacts, audit } };
+    return { context: { ...rebuilt, buildStatus: 'SUCCESS', verification, artifacts, audit } };
   },
 });
 

@@ -95,6 +95,8 @@ export async function runPortNode(
   node: NodeDefinition<PortState>,
   state: PortState,
   services: PortServices,
+  /** The in-flight checkpoint the node finds, and where the node's own checkpoints go. */
+  inFlight?: { value?: unknown; saved?: unknown[] },
 ): Promise<Partial<PortState>> {
   const ctx: NodeRunContext = {
     node: 'test',
@@ -105,8 +107,10 @@ export async function runPortNode(
     step: 1,
     remainingSteps: 100,
     emit: () => {},
-    inFlight: undefined,
-    saveInFlight: async () => {},
+    inFlight: inFlight?.value,
+    saveInFlight: async (value) => {
+      inFlight?.saved?.push(structuredClone(value));
+    },
     services: { port: services },
   };
   const run = (node as { run?: (s: unknown, c: NodeRunContext) => Promise<{ context?: Partial<PortState> }> })

@@ -1,0 +1,102 @@
+/** The steps of a build in the sandbox, shared by the build node and ensureBuildTree. */
+import { appendFile, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { NodeRunContext } from '../../engine/types.ts';
+import { runProcess } from '../../process/runProcess.ts';
+import type { Sandbox, SandboxRunResult } from '../../sandbox/Sandbox.ts';
+import { BuildFixNode } from '../nodeNames.ts';
+import { normalizeAutotoolsTimestamps } from '../normalizeTimestamps.ts';
+import type { PortServices } from '../PortServices.ts';
+import type { BuildPlan, ErrorRecord, ExecutedCommand, PortState } from '../PortState.ts';
+import { applyPatches } from '../patches/sourcePatches.ts';
+import { planCommandContext } from '../planFromAnalysis.ts';
+import { makeError } from './recordError.ts';
+
+/** Phases the build runs, in order; tests run once in finish, never as part of the build. */
+export const BUILD_PHASE_ORDER = ['prepare', 'bootstrap', 'configure', 'build', 'install'];
+export const BUILD_PHASES = new Set(BUILD_PHASE_ORDER);
+
+/** Copies the acquired source into the instance (`/build/src`), replacing what a build left there. */
+export async function freshSource(state: PortState, sandbox: Sandbox): Promise<void> {
+  const target = join(sandbox.workspace, 'src');
+  await rm(target, { recursive: true, force: true });
+  await rm(join(sandbox.workspace, 'dest'), { recursive: true, force: true });
+  await mkdir(target, { recursive: true });
+  if (!state.source.dir) throw new Error('the source was not acquired');
+  const copy = await runProcess({
+    command: ['cp', '-a', '--reflink=auto', '--', `${state.source.dir}/.`, target],
+  });
+  if (copy.exitCode !== 0)
+    throw new Error(`copying the source into the sandbox failed: ${copy.stderr.trim()}`);
+  await normalizeAutotoolsTimestamps(join(target, state.plan?.dir ?? '.'));
+  // After the timestamps: a patched file is newer than what was generated from it, as after an edit.
+  await applyPatches(target, state.patches);
+}
+
+export async function runLogged(
+  svc: PortServices,
+  sandbox: Sandbox,
+  plan: BuildPlan,
+  phase: string,
+  command: string,
+  ctx: NodeRunContext,
+): Promise<SandboxRunResult> {
+  const { cwd, env } = planCommandContext(plan);
+  await appendFile(svc.buildLog, `\n### [${phase}] (in ${cwd}) $ ${command}\n`);
+  const result = await sandbox.run(command, {
+    cwd,
+    env,
+    timeoutMs: svc.commandTimeoutMs,
+    logFile: svc.buildLog,
+    signal: ctx.signal,
+    onStdout: (chunk) => lastLine(svc, chunk),
+    onStderr: (chunk) => lastLine(svc, chunk),
+  });
+  await appendFile(
+    svc.buildLog,
+    `### exit ${result.exitCode}${result.timedOut ? ' (time limit)' : ''} after ${(result.durationMs / 1000).toFixed(1)} s\n`,
+  );
+  return result;
+}
+
+function lastLine(svc: PortServices, chunk: Buffer): void {
+  const line = chunk.toString().trimEnd().split('\n').at(-1);
+  if (line) svc.progress({ type: 'output', line });
+}
+
+export async function installPackages(
+  svc: PortServices,
+  sandbox: Sandbox,
+  packages: readonly string[],
+  ctx: NodeRunContext,
+): Promise<{ record: Omit<ExecutedCommand, 'attempt'>; error?: ErrorRecord } | null> {
+  if (packages.length === 0) return null;
+  const command = `apt-get install -y --no-install-recommends ${packages.join(' ')}`;
+  svc.progress({ type: 'phase', phase: 'packages', command });
+  await appendFile(svc.buildLog, `\n### [packages] $ ${command}\n`);
+  const result = await sandbox.installPackages(packages, {
+    logFile: svc.buildLog,
+    signal: ctx.signal,
+    timeoutMs: svc.commandTimeoutMs,
+  });
+  const record = {
+    phase: 'packages',
+    command,
+    exitCode: result.exitCode,
+    durationMs: Math.round(result.durationMs),
+    origin: 'plan' as const,
+  };
+  if (result.exitCode === 0) return { record };
+  const output = `${result.stdout}\n${result.stderr}`;
+  return {
+    record,
+    error: makeError({
+      node: BuildFixNode.build,
+      phase: 'packages',
+      command,
+      output,
+      exitCode: result.exitCode,
+      category: 'DEPENDENCY',
+    }),
+  };
+}
