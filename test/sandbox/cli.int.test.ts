@@ -66,6 +66,9 @@ describe('rvport sandbox', () => {
     const status = JSON.parse((await rvport(['sandbox', 'status', '--json'])).stdout);
     expect(status).toMatchObject({ hostReady: true, modes: { emulated: 'ready', accelerated: 'ready' } });
     expect(status.modes['native-userland']).toMatch(/^ready \(\d+ programs swapped\)$/);
+    // the committed proof table, for the layers in use
+    expect(status.proofs.identical).toEqual(expect.arrayContaining(['libzstd']));
+    expect(status.proofs.different).toEqual(expect.arrayContaining(['libinih']));
     expect(status.binfmt.fixBinary).toBe(true);
   });
 

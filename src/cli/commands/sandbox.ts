@@ -19,6 +19,7 @@ import {
   sandboxPaths,
   setupSandbox,
 } from '../../sandbox/index.ts';
+import { loadUserlandProofs } from '../../sandbox/proof/userlandProofs.ts';
 import { removeTree } from '../../sandbox/removeTree.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
@@ -299,11 +300,24 @@ async function sandboxStatus(suite: string) {
         ? `ready (${images.native.swapped?.length ?? 0} programs swapped)`
         : 'not provisioned',
   };
+  const keys = imageKeys(suite);
+  const proofs = Object.entries(loadUserlandProofs().proofs);
+  const current = proofs.filter(
+    ([, p]) => p.layers.accelerated === keys.accel && p.layers['native-userland'] === keys.native,
+  );
   return {
     home: paths.root,
     suite,
-    keys: imageKeys(suite),
+    keys,
     modes,
+    // the committed proof table (src/sandbox/proof): which packages `--mode auto` builds natively
+    proofs: {
+      identical: current.filter(([, p]) => p.identical && p.sourceTree).map(([name]) => name),
+      different: current.filter(([, p]) => !p.identical).map(([name]) => name),
+      // identical, but made before proofs named their source: not used
+      unkeyed: current.filter(([, p]) => p.identical && !p.sourceTree).length,
+      otherLayers: proofs.length - current.length,
+    },
     images: (await listImages(paths)).map(imageSummary),
     instances: await listInstances(paths),
     binfmt: facts.binfmt,
@@ -319,6 +333,7 @@ function formatStatus(status: Awaited<ReturnType<typeof sandboxStatus>>): string
     `emulated mode: ${status.modes.emulated}`,
     `accelerated mode: ${status.modes.accelerated}`,
     `native-userland mode: ${status.modes['native-userland']}`,
+    `native-userland proofs for these layers: identical for ${status.proofs.identical.join(', ') || 'no package'}; different for ${status.proofs.different.join(', ') || 'no package'}${status.proofs.unkeyed ? `; ${status.proofs.unkeyed} without their source tree (not used)` : ''}${status.proofs.otherLayers ? `; ${status.proofs.otherLayers} made with other layers` : ''}`,
   );
   lines.push('images:');
   for (const image of status.images) {
