@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,6 +111,22 @@ describe('fix node', () => {
       patchesBefore: [],
     });
     expect(update.llm).toMatchObject({ calls: 2, inputTokens: 200, outputTokens: 20 });
+  });
+
+  it('resumed in a new instance, the fixer reads a fresh copy of the source (the failed tree is gone)', async () => {
+    const sandbox = new FakeSandbox();
+    const llm = scriptedLlm((r) =>
+      by('inspection')(r) ? { value: { reasoning: '', commands: [] } } : { value: fix() },
+    );
+    expect(existsSync(join(sandbox.workspace, 'src'))).toBe(false);
+    const services = fakePortServices(sandbox, { llm });
+    writeFileSync(
+      services.buildLog,
+      "### [build] (in /build/src) $ make\nlib/str.c:2:12: error: conflicting types for 'strnlen'\n### exit 2 after 1.0 s\n",
+    );
+    await runPortNode(fixNode, failedState(), services);
+    expect(readFileSync(join(sandbox.workspace, 'src', 'lib', 'str.c'), 'utf8')).toContain('strnlen');
+    expect(llm.requests[0]?.messages[0]?.content).toContain('static int strnlen');
   });
 
   it('shows the fixer verified ports with a similar error from the same sandbox', async () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
@@ -11,6 +12,7 @@ import type { BuildPlan, FixAttempt, PlanPhase, PortState } from '../PortState.t
 import { patchFileName } from '../patches/sourcePatches.ts';
 import { routeFixResult } from '../routes/routeFixResult.ts';
 import { withAudit } from './audit.ts';
+import { freshSource } from './buildSteps.ts';
 
 /** Verified ports shown to the fixer, at most, and the tokens they may take. */
 const FIXER_FEW_SHOT = 2;
@@ -44,6 +46,8 @@ export const fixNode = FunctionNode<PortState>({
     }
 
     const sandbox = await svc.sandbox.get();
+    // Resumed in a new instance, the failed build's tree is gone: the fixer inspects the source.
+    if (!existsSync(join(sandbox.workspace, 'src'))) await freshSource(state, sandbox);
     const fromCommand = last.node === BuildFixNode.build && last.command !== undefined;
     const log = fromCommand ? await readFile(svc.buildLog, 'utf8').catch(() => '') : '';
     const output = fromCommand ? lastCommandOutput(log) : last.message;
