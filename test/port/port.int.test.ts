@@ -123,7 +123,8 @@ describe.sequential('rvport port on real packages', () => {
       const runFile = join(home, 'runs', 'port-cjson.json');
       const inFinish = () => {
         try {
-          return readJson(runFile).currentNode === 'finish';
+          const run = readJson(runFile);
+          return run.currentNode === 'finish' && run.status === 'running';
         } catch {
           return false; // not written yet, or being replaced
         }
