@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { RecoveryHeuristic } from '../../heuristics/RecoveryHeuristic.ts';
 import type { BuildPlan, PortState } from '../PortState.ts';
 import { canonicalPatch } from '../patches/sourcePatches.ts';
 import { FakeSandbox, fakePortServices, runPortNode } from '../testing/fakePortServices.ts';
@@ -115,5 +116,46 @@ describe('build node and an LLM fix on trial', () => {
     expect(update.plan).toEqual(withFix);
     expect(update.fixAttempts?.[0]?.outcome).toBe('applied');
     expect(sandbox.rollbacks).toEqual([]);
+  });
+});
+
+describe('build node repairs', () => {
+  it('runs the repaired plan on a fresh copy of the source: a failed run leaves nothing in the result', async () => {
+    let makes = 0;
+    const sandbox: FakeSandbox = new FakeSandbox((c) => {
+      if (c !== 'make') return { exitCode: 0 };
+      makes++;
+      // the failed run builds one program before it stops
+      if (makes === 1) writeFileSync(join(sandbox.workspace, 'src', 'leftover-program'), 'ELF');
+      return makes === 1 ? { exitCode: 2, stderr: 'png2theora.c:1: error: png_sizeof' } : { exitCode: 0 };
+    });
+    const repair: RecoveryHeuristic = {
+      name: 'test-repair',
+      description: 'adds a configure switch',
+      match: (ctx) => (/png_sizeof/.test(ctx.failure.output) ? { key: 'x', reason: 'png_sizeof' } : null),
+      apply: async (ctx) => ({
+        applied: true,
+        description: 'configure with --disable-examples',
+        commands: [],
+        plan: {
+          ...ctx.plan,
+          phases: ctx.plan.phases.map((p) =>
+            p.name === 'configure' ? { ...p, commands: ['./configure --disable-examples'] } : p,
+          ),
+        },
+      }),
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-build-src-'));
+    writeFileSync(join(dir, 'configure'), '#!/bin/sh\n');
+    const state = portState({
+      source: { spec: dir, name: 'demo', dir },
+      plan: before,
+      buildStatus: 'BUILDING',
+    });
+    const update = await runPortNode(buildNode, state, fakePortServices(sandbox, { heuristics: [repair] }));
+    expect(update.buildStatus).toBe('SUCCESS');
+    expect(sandbox.commands).toEqual(['./configure', 'make', './configure --disable-examples', 'make']);
+    expect(existsSync(join(sandbox.workspace, 'src', 'leftover-program'))).toBe(false);
+    expect(existsSync(join(sandbox.workspace, 'src', 'configure'))).toBe(true);
   });
 });

@@ -36,8 +36,9 @@ const PACKAGES_PROGRESS = -1;
 /**
  * Runs the plan in the sandbox from a fresh copy of the source: packages, then the phases in
  * order. A failed command goes to the recovery heuristics first; a repair changes the plan (so
- * a rebuild from scratch repeats it) and the phases run again. Only what no heuristic repairs
- * is recorded as an error, which counts one attempt.
+ * a rebuild from scratch repeats it) and the phases run again on a fresh copy of the source (a
+ * failed run's leftovers never reach the result). Only what no heuristic repairs is recorded as
+ * an error, which counts one attempt.
  */
 export const buildNode = FunctionNode<PortState>({
   targets: [BuildFixNode.verify, BuildFixNode.fix, '__end__'],
@@ -187,8 +188,11 @@ export const buildNode = FunctionNode<PortState>({
                 if (firing.outcome.plan) plan = firing.outcome.plan;
                 await appendFile(
                   svc.buildLog,
-                  `\n### rvport: ${firing.heuristic}: ${firing.outcome.description}; running the plan again\n`,
+                  `\n### rvport: ${firing.heuristic}: ${firing.outcome.description}; running the plan again on a fresh copy of the source\n`,
                 );
+                // What the failed run left in the tree (objects, programs, generated files) must
+                // not become part of the result: the final plan is proven from a clean source.
+                await freshSource({ ...state, plan }, sandbox);
                 continue restart;
               }
             }
