@@ -10,6 +10,7 @@ const proof = (identical: boolean, over: Partial<UserlandProof> = {}): UserlandP
   differences: identical ? [] : ['config.status:12 (configure): accelerated "a", native-userland "b"'],
   checkedAt: '2026-11-30T15:00:00.000Z',
   sourceTree: 'a'.repeat(40),
+  result: 'verified',
   ...over,
 });
 
@@ -53,6 +54,21 @@ describe('chooseSandboxMode', () => {
     expect(unkeyed.reason).toMatch(/does not say which source it was made with/);
     // a package proven different stays out of native-userland whatever source it is
     expect(chooseSandboxMode('auto', 'libx', proof(false), layers, 'b'.repeat(40)).mode).toBe('accelerated');
+  });
+
+  it('a proof of a port that stopped early covers part of a build only: not used', () => {
+    const partial = chooseSandboxMode(
+      'auto',
+      'arj',
+      proof(true, { result: 'escalated' }),
+      layers,
+      'a'.repeat(40),
+    );
+    expect(partial.mode).toBe('accelerated');
+    expect(partial.reason).toMatch(/covers a port that ended escalated, not a whole build/);
+    expect(chooseSandboxMode('auto', 'arj', proof(true, { result: undefined }), layers).mode).toBe(
+      'accelerated',
+    );
   });
 
   it('never builds a package proven different in native-userland, even when asked to', () => {

@@ -24,7 +24,8 @@ const PROVE_HINT = 'bench/compare-userland.ts';
  * proof (src/sandbox/proof/userlandProofs.json) says its port produced identical files in both
  * modes with the layers in use now, for this very source (`sourceTree`, the git tree id of the
  * acquired source; before the source is acquired it is not known, and the choice is provisional).
- * A package proven different never builds in native-userland, whatever its version, not even when
+ * Only a proof of a port verified in both modes counts (one that escalated early covers part of a
+ * build). A package proven different never builds in native-userland, whatever its version, not even when
  * asked with --mode: it falls back to accelerated and the reason says so. Asking for native-userland
  * for a package without a proof is the user's call, and the reason says that too.
  */
@@ -50,7 +51,8 @@ export function chooseSandboxMode(
   }
   const sameSource =
     proof?.sourceTree !== undefined && (sourceTree === undefined || proof.sourceTree === sourceTree);
-  if (current && proof.identical && sameSource) {
+  const complete = proof?.result === 'verified';
+  if (current && proof.identical && sameSource && complete) {
     return {
       mode: 'native-userland',
       reason: `native-userland mode is proven identical to accelerated for ${name} (${proof.files} files compared, source tree ${proof.sourceTree?.slice(0, 12)}, ${proof.checkedAt.slice(0, 10)})`,
@@ -62,7 +64,9 @@ export function chooseSandboxMode(
       ? `the proof for ${name} was made with other sandbox layers`
       : proof.sourceTree === undefined
         ? `the proof for ${name} does not say which source it was made with`
-        : `the proof for ${name} was made with another source (tree ${proof.sourceTree.slice(0, 12)}, this one ${sourceTree?.slice(0, 12)})`;
+        : !sameSource
+          ? `the proof for ${name} was made with another source (tree ${proof.sourceTree.slice(0, 12)}, this one ${sourceTree?.slice(0, 12)})`
+          : `the proof for ${name} covers a port that ended ${proof.result ?? 'without a recorded result'}, not a whole build`;
   if (requested === 'native-userland') {
     return { mode: 'native-userland', reason: `chosen with --mode native-userland; ${missing}` };
   }

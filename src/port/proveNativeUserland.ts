@@ -167,6 +167,7 @@ export async function proveNativeUserland(
     const proof: UserlandProof = {
       identical: comparison.identical,
       ...(accelerated.sourceTree ? { sourceTree: accelerated.sourceTree } : {}),
+      result: accelerated.result,
       layers: { accelerated: keys.accel, 'native-userland': keys.native },
       files: comparison.files,
       differences: comparison.differences.slice(0, KEPT_DIFFERENCES).map(formatDifference),

@@ -65,7 +65,7 @@ describe('native-userland mode', () => {
       expect(run.runs.map((r) => r.result)).toEqual(['verified', 'verified']);
       expect(run.comparison?.files).toBeGreaterThan(atLeastFiles);
       expect(run.comparison?.differences.map(formatDifference)).toEqual([]);
-      expect(run.proof?.identical).toBe(true);
+      expect(run.proof).toMatchObject({ identical: true, result: 'verified' });
       // the proof is for this source: the git tree of the corpus checkout
       expect(run.proof?.sourceTree).toBe(gitTree(join(corpus, name)));
     },

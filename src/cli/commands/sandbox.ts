@@ -312,10 +312,14 @@ async function sandboxStatus(suite: string) {
     modes,
     // the committed proof table (src/sandbox/proof): which packages `--mode auto` builds natively
     proofs: {
-      identical: current.filter(([, p]) => p.identical && p.sourceTree).map(([name]) => name),
+      identical: current
+        .filter(([, p]) => p.identical && p.sourceTree && p.result === 'verified')
+        .map(([name]) => name),
       different: current.filter(([, p]) => !p.identical).map(([name]) => name),
-      // identical, but made before proofs named their source: not used
-      unkeyed: current.filter(([, p]) => p.identical && !p.sourceTree).length,
+      // identical, but without the source or of a port that stopped early: not used
+      unused: current
+        .filter(([, p]) => p.identical && (!p.sourceTree || p.result !== 'verified'))
+        .map(([name]) => name),
       otherLayers: proofs.length - current.length,
     },
     images: (await listImages(paths)).map(imageSummary),
@@ -333,7 +337,7 @@ function formatStatus(status: Awaited<ReturnType<typeof sandboxStatus>>): string
     `emulated mode: ${status.modes.emulated}`,
     `accelerated mode: ${status.modes.accelerated}`,
     `native-userland mode: ${status.modes['native-userland']}`,
-    `native-userland proofs for these layers: identical for ${status.proofs.identical.join(', ') || 'no package'}; different for ${status.proofs.different.join(', ') || 'no package'}${status.proofs.unkeyed ? `; ${status.proofs.unkeyed} without their source tree (not used)` : ''}${status.proofs.otherLayers ? `; ${status.proofs.otherLayers} made with other layers` : ''}`,
+    `native-userland proofs for these layers: identical for ${status.proofs.identical.join(', ') || 'no package'}; different for ${status.proofs.different.join(', ') || 'no package'}${status.proofs.unused.length ? `; not used (no source tree, or the port was not verified): ${status.proofs.unused.join(', ')}` : ''}${status.proofs.otherLayers ? `; ${status.proofs.otherLayers} made with other layers` : ''}`,
   );
   lines.push('images:');
   for (const image of status.images) {

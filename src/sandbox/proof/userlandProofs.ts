@@ -15,6 +15,11 @@ export interface UserlandProof {
    * only; another version or a patched tree has no proof.
    */
   sourceTree?: string;
+  /**
+   * How both ports ended (`verified`, `escalated`, …). Only a proof of a verified port covers a
+   * whole build; one that stopped early (escalated) proves nothing about the rest of it.
+   */
+  result?: string;
   /** The image layers compared; a proof for other layers is stale. */
   layers: { accelerated: string; 'native-userland': string };
   /** Files compared in the build tree. */
