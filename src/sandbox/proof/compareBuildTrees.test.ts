@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   classifyBuildFile,
@@ -76,6 +77,18 @@ describe('compareFileContents', () => {
         Buffer.from('Tue Dec  1 09:00:00 UTC 2026\n'),
       ),
     ).toBeUndefined();
+  });
+
+  it("ignores only gzip's MTIME field: the same content compressed at two times agrees, other content does not", () => {
+    const man = Buffer.from('.TH CK_HS_HASH 3\n'.repeat(20));
+    const at = (mtime: number, content = man) => {
+      const gz = gzipSync(content);
+      gz.writeUInt32LE(mtime, 4);
+      return gz;
+    };
+    expect(compareFileContents('dest/man3/x.3.gz', at(1796053804), at(1796057764))).toBeUndefined();
+    const other = compareFileContents('dest/man3/x.3.gz', at(1), at(1, Buffer.from('.TH OTHER 3\n')));
+    expect(other?.detail).toMatch(/^binary files differ from byte 1\d/);
   });
 
   it('reports where binaries part and classifies ELF files as artifacts', () => {

@@ -98,6 +98,7 @@ export function compareFileContents(
     }
     return undefined;
   }
+  if (withoutGzipTime(a).equals(withoutGzipTime(b))) return undefined;
   let at = 0;
   while (at < a.length && at < b.length && a[at] === b[at]) at++;
   return {
@@ -105,6 +106,19 @@ export function compareFileContents(
     kind,
     detail: `binary files differ from byte ${at} (${labels[0]} ${a.length} bytes, ${labels[1]} ${b.length} bytes)`,
   };
+}
+
+/**
+ * A gzip member with its MTIME field (bytes 4–7, RFC 1952) zeroed: gzip writes the file's
+ * modification time there (man pages compressed at install), a timestamp like any other.
+ * Anything else is returned as it is.
+ */
+function withoutGzipTime(content: Buffer): Buffer {
+  if (content.length < 10 || content[0] !== 0x1f || content[1] !== 0x8b || content[2] !== 0x08)
+    return content;
+  const copy = Buffer.from(content);
+  copy.fill(0, 4, 8);
+  return copy;
 }
 
 type Entry = { type: 'file' } | { type: 'link'; target: string } | { type: 'dir' } | { type: 'special' };
