@@ -91,6 +91,24 @@ describe('compareFileContents', () => {
     expect(other?.detail).toMatch(/^binary files differ from byte 1\d/);
   });
 
+  it('ignores the source time in timestamp-based .pyc files only', () => {
+    const pyc = (flags: number, mtime: number, code = 'code') => {
+      const header = Buffer.alloc(16);
+      header.write('\xf3\x0d\x0d\x0a', 0, 'latin1');
+      header.writeUInt32LE(flags, 4);
+      header.writeUInt32LE(mtime, 8);
+      header.writeUInt32LE(1849, 12);
+      return Buffer.concat([header, Buffer.from(code)]);
+    };
+    expect(compareFileContents('src/__pycache__/imp.cpython-313.pyc', pyc(0, 1), pyc(0, 2))).toBeUndefined();
+    expect(
+      compareFileContents('src/__pycache__/imp.cpython-313.pyc', pyc(0, 1), pyc(0, 1, 'other')),
+    ).toBeDefined();
+    // hash-based (flags 1): bytes 8–15 are the source hash, which must agree
+    expect(compareFileContents('src/__pycache__/imp.cpython-313.pyc', pyc(1, 1), pyc(1, 2))).toBeDefined();
+    expect(compareFileContents('src/imp.bin', pyc(0, 1), pyc(0, 2))).toBeDefined();
+  });
+
   it('reports where binaries part and classifies ELF files as artifacts', () => {
     const a = Buffer.from('\x7fELF\x02\x01\x00\x00abc', 'latin1');
     const b = Buffer.from('\x7fELF\x02\x01\x00\x00abd', 'latin1');

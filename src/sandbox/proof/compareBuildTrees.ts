@@ -99,6 +99,7 @@ export function compareFileContents(
     return undefined;
   }
   if (withoutGzipTime(a).equals(withoutGzipTime(b))) return undefined;
+  if (path.endsWith('.pyc') && withoutPycTime(a).equals(withoutPycTime(b))) return undefined;
   let at = 0;
   while (at < a.length && at < b.length && a[at] === b[at]) at++;
   return {
@@ -118,6 +119,17 @@ function withoutGzipTime(content: Buffer): Buffer {
     return content;
   const copy = Buffer.from(content);
   copy.fill(0, 4, 8);
+  return copy;
+}
+
+/**
+ * A timestamp-based Python bytecode file (PEP 552: flags 0) with the source's modification time
+ * (bytes 8–11) zeroed: a module written during the build is compiled with the time it was written.
+ */
+function withoutPycTime(content: Buffer): Buffer {
+  if (content.length < 16 || content.readUInt32LE(4) !== 0) return content;
+  const copy = Buffer.from(content);
+  copy.fill(0, 8, 12);
   return copy;
 }
 
