@@ -1,6 +1,6 @@
 import type { ChrootSandbox } from './chroot/ChrootSandbox.ts';
 import { cleanupStale, createInstance, openInstance } from './chroot/instanceStore.ts';
-import { SandboxError } from './errors.ts';
+import { modeRefused, SandboxError } from './errors.ts';
 import { findImages } from './findImages.ts';
 import { DEFAULT_SUITE } from './imageRecipes.ts';
 import type { SandboxMode } from './Sandbox.ts';
@@ -40,47 +40,19 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
       keep: options.keep ?? false,
     });
   }
-  if (mode === 'native-userland') {
-    if (images.native?.refusedReason) {
-      throw new SandboxError(
-        'toolchain-mismatch',
-        `native-userland mode refused: ${images.native.refusedReason}`,
-        'rvport sandbox setup --mode emulated   (and --mode emulated for exec and port)',
-      );
-    }
-    if (!images.nativeTools || !images.native) {
-      throw new SandboxError(
-        'image-missing',
-        `the native-userland images for ${suite} are not provisioned`,
-        setupHint,
-      );
-    }
-    return createInstance(paths, {
-      mode,
-      lowerKeys: [images.native.key, images.rootfs.key],
-      toolsKey: images.nativeTools.key,
-      ...(options.env ? { env: options.env } : {}),
-      keep: options.keep ?? false,
-    });
-  }
-  if (images.accel?.refusedReason) {
-    throw new SandboxError(
-      'toolchain-mismatch',
-      `accelerated mode refused: ${images.accel.refusedReason}`,
-      'rvport sandbox setup --mode emulated   (and --mode emulated for exec and port)',
-    );
-  }
-  if (!images.tools || !images.accel) {
-    throw new SandboxError(
-      'image-missing',
-      `the accelerated-mode images for ${suite} are not provisioned`,
-      setupHint,
-    );
+  // Both layered modes: a layer over the rootfs and the x86_64 tools tree it runs from.
+  const { layer, tools, name } =
+    mode === 'native-userland'
+      ? { layer: images.native, tools: images.nativeTools, name: 'native-userland' }
+      : { layer: images.accel, tools: images.tools, name: 'accelerated-mode' };
+  if (layer?.refusedReason) throw modeRefused(mode, layer.refusedReason);
+  if (!tools || !layer) {
+    throw new SandboxError('image-missing', `the ${name} images for ${suite} are not provisioned`, setupHint);
   }
   return createInstance(paths, {
     mode,
-    lowerKeys: [images.accel.key, images.rootfs.key],
-    toolsKey: images.tools.key,
+    lowerKeys: [layer.key, images.rootfs.key],
+    toolsKey: tools.key,
     ...(options.env ? { env: options.env } : {}),
     keep: options.keep ?? false,
   });

@@ -21,6 +21,15 @@ export class SandboxError extends Error {
   }
 }
 
+/** A layered mode that provisioning refused (the toolchains of the two trees do not match). */
+export function modeRefused(mode: string, reason: string): SandboxError {
+  return new SandboxError(
+    'toolchain-mismatch',
+    `${mode} mode refused: ${reason}`,
+    'rvport sandbox setup --mode emulated   (and --mode emulated for exec and port)',
+  );
+}
+
 /** Checks by name so two copies of the package still agree. */
 export function isSandboxError(error: unknown): error is SandboxError {
   return error instanceof Error && error.name === 'SandboxError' && 'code' in error;

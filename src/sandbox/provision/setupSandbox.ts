@@ -7,7 +7,7 @@ import { instanceCommand } from '../chroot/instanceMounts.ts';
 import { compareToolchains } from '../compareToolchains.ts';
 import { createSandbox } from '../createSandbox.ts';
 import { readInstalledPackages } from '../dpkgStatus.ts';
-import { SandboxError } from '../errors.ts';
+import { modeRefused, SandboxError } from '../errors.ts';
 import { imageKeys, type SandboxImages } from '../findImages.ts';
 import {
   DEFAULT_SUITE,
@@ -184,13 +184,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     },
     progress,
   );
-  if (accel.refusedReason) {
-    throw new SandboxError(
-      'toolchain-mismatch',
-      `accelerated mode refused: ${accel.refusedReason}`,
-      'rvport sandbox setup --mode emulated   (and --mode emulated for exec and port)',
-    );
-  }
+  if (accel.refusedReason) throw modeRefused('accelerated', accel.refusedReason);
   if (mode === 'accelerated') {
     const selfTest = await selfTestInstance(options.home, suite, mode);
     return { suite, rootfs, tools, accel, hostChecks, selfTest, durationMs: performance.now() - started };
@@ -245,13 +239,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     },
     progress,
   );
-  if (native.refusedReason) {
-    throw new SandboxError(
-      'toolchain-mismatch',
-      `native-userland mode refused: ${native.refusedReason}`,
-      'rvport sandbox setup --mode emulated   (and --mode emulated for exec and port)',
-    );
-  }
+  if (native.refusedReason) throw modeRefused('native-userland', native.refusedReason);
   const selfTest = await selfTestInstance(options.home, suite, mode);
   return {
     suite,
