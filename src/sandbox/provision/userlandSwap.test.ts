@@ -25,35 +25,21 @@ const PERL = ['/usr/bin/perl'];
 function trees(
   overrides: { rootfs?: Record<string, PackageFiles>; tools?: Record<string, PackageFiles> } = {},
 ) {
+  // the same packages in both trees, built for each tree's machine
+  const common = (machine: number) => ({
+    coreutils: pkg('9.7-3', machine, ['/usr/bin/ls', '/usr/bin/uname', '/usr/bin/arch', '/usr/bin/stdbuf']),
+    sed: pkg('4.9-2', machine, ['/usr/bin/sed']),
+    'perl-base': pkg('5.40.1-6', machine, PERL),
+    perl: pkg('5.40.1-6', machine, []),
+  });
   const rootfs = new Map<string, PackageFiles>(
     Object.entries({
-      coreutils: pkg('9.7-3', EM_RISCV, [
-        '/usr/bin/ls',
-        '/usr/bin/uname',
-        '/usr/bin/arch',
-        '/usr/bin/stdbuf',
-      ]),
-      sed: pkg('4.9-2', EM_RISCV, ['/usr/bin/sed']),
-      'perl-base': pkg('5.40.1-6', EM_RISCV, PERL),
-      perl: pkg('5.40.1-6', EM_RISCV, []),
+      ...common(EM_RISCV),
       autoconf: pkg('2.72-3.1', EM_RISCV, [], ['/usr/bin/autoconf', '/usr/bin/autoreconf']),
       ...overrides.rootfs,
     }),
   );
-  const tools = new Map<string, PackageFiles>(
-    Object.entries({
-      coreutils: pkg('9.7-3', EM_X86_64, [
-        '/usr/bin/ls',
-        '/usr/bin/uname',
-        '/usr/bin/arch',
-        '/usr/bin/stdbuf',
-      ]),
-      sed: pkg('4.9-2', EM_X86_64, ['/usr/bin/sed']),
-      'perl-base': pkg('5.40.1-6', EM_X86_64, PERL),
-      perl: pkg('5.40.1-6', EM_X86_64, []),
-      ...overrides.tools,
-    }),
-  );
+  const tools = new Map<string, PackageFiles>(Object.entries({ ...common(EM_X86_64), ...overrides.tools }));
   return { rootfs, tools };
 }
 
