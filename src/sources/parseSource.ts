@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEBIAN_PACKAGE_NAME } from '../debian/packageName.ts';
 import { SourceError } from './SourceError.ts';
 
 /** Where the code comes from (SPEC section 2), validated before anything runs. */
@@ -14,8 +15,7 @@ export type SourceSpec =
 /** Characters a shell would interpret; a SOURCE containing any of them is refused. */
 const SHELL_METACHARACTERS = /[;&|`$<>(){}[\]*?!'"\\\n\r\t\0]/;
 const TARBALL_SUFFIX = /\.(tar|tar\.gz|tgz|tar\.xz|txz|tar\.bz2|tbz2?|tar\.zst|tzst|tar\.lz|tar\.lzma)$/i;
-/** Debian policy 5.6.1 (source package names) and 5.6.12 (versions). */
-const DEBIAN_NAME = /^[a-z0-9][a-z0-9+.-]+$/;
+/** Debian policy 5.6.12 (versions); names are DEBIAN_PACKAGE_NAME (5.6.1). */
 const DEBIAN_VERSION = /^(\d+:)?[0-9][A-Za-z0-9.+~-]*$/;
 /** `user@host:path` (scp-like git address). */
 const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[A-Za-z0-9._~/-]+$/;
@@ -54,7 +54,7 @@ export function parseSource(raw: string, cwd: string = process.cwd()): SourceSpe
 function parseDebian(source: string): SourceSpec {
   const spec = source.slice('debian:'.length);
   const [pkg = '', version, ...rest] = spec.split('=');
-  if (rest.length > 0 || !DEBIAN_NAME.test(pkg)) {
+  if (rest.length > 0 || !DEBIAN_PACKAGE_NAME.test(pkg)) {
     throw new SourceError(
       `invalid Debian source package in ${source} (expected debian:NAME or debian:NAME=VERSION)`,
     );

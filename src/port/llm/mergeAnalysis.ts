@@ -1,5 +1,4 @@
-import { uninstallable } from '../../debian/installablePackages.ts';
-import { DEBIAN_PACKAGE_NAME as DEBIAN_PACKAGE } from '../../debian/packageName.ts';
+import { reviewPackageNames } from '../../debian/reviewPackageNames.ts';
 import type { ScriptedAnalysis } from '../nodes/scriptedAnalysis.ts';
 import type { PackageAnalysis } from '../PortState.ts';
 import type { PackageAnalysisAnswer } from './analystPrompt.ts';
@@ -64,16 +63,10 @@ export function mergeAnalysis(
   }
 
   const names = answer.dependencies.map((d) => d.trim());
-  const invalid = names.filter((d) => !DEBIAN_PACKAGE.test(d));
-  if (invalid.length) rejected.push(`not Debian package names: ${invalid.join(', ')}`);
-  const valid = names.filter((d) => DEBIAN_PACKAGE.test(d));
-  const unknown = uninstallable(valid, installable);
-  if (unknown.length) rejected.push(`no such package in the sandbox's Debian: ${unknown.join(', ')}`);
+  const reviewed = reviewPackageNames(names, installable);
+  rejected.push(...reviewed.problems);
   const dependencies = [
-    ...new Set([
-      ...fallback.dependencies,
-      ...valid.filter((d) => !unknown.includes(d)).slice(0, MAX_LLM_ITEMS),
-    ]),
+    ...new Set([...fallback.dependencies, ...reviewed.accepted.slice(0, MAX_LLM_ITEMS)]),
   ].sort();
 
   const notes = [...fallback.notes];

@@ -1,6 +1,5 @@
 import { tmpdir } from 'node:os';
-import { uninstallable } from '../../debian/installablePackages.ts';
-import { DEBIAN_PACKAGE_NAME as DEBIAN_PACKAGE } from '../../debian/packageName.ts';
+import { reviewPackageNames } from '../../debian/reviewPackageNames.ts';
 import {
   guardUnifiedDiff,
   type LlmClient,
@@ -172,13 +171,7 @@ async function checkFix(
     refuse(r.command, r.reason);
     problems.push(`command \`${r.command}\` refused: ${r.reason}`);
   }
-  const badPackages = packages.filter((p) => !DEBIAN_PACKAGE.test(p));
-  if (badPackages.length) problems.push(`not Debian package names: ${badPackages.join(', ')}`);
-  const unknown = uninstallable(
-    packages.filter((p) => DEBIAN_PACKAGE.test(p)),
-    deps.installable ?? null,
-  );
-  if (unknown.length) problems.push(`no such package in the sandbox's Debian: ${unknown.join(', ')}`);
+  problems.push(...reviewPackageNames(packages, deps.installable ?? null).problems);
   const env: Record<string, string> = {};
   for (const { name, value } of answer.env) {
     if (!ENV_NAME.test(name) || PROTECTED_ENV.test(name))

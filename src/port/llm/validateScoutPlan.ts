@@ -1,6 +1,5 @@
 import { BUILD_SYSTEM_TYPES } from '../../analysis/buildSystems/BuildSystemDetector.ts';
-import { uninstallable } from '../../debian/installablePackages.ts';
-import { DEBIAN_PACKAGE_NAME as DEBIAN_PACKAGE } from '../../debian/packageName.ts';
+import { reviewPackageNames } from '../../debian/reviewPackageNames.ts';
 import { guardCommand } from '../../llm/index.ts';
 import type { BuildPlan, PlanPhase } from '../PortState.ts';
 import { SANDBOX_DEST } from '../planFromAnalysis.ts';
@@ -65,13 +64,7 @@ export function validateScoutPlan(
   if (!phases.some((p) => !p.optional)) problems.push('no prepare, bootstrap, configure or build command');
 
   const packages = [...new Set(answer.packages.map((p) => p.trim()).filter(Boolean))];
-  const badPackages = packages.filter((p) => !DEBIAN_PACKAGE.test(p));
-  if (badPackages.length) problems.push(`not Debian package names: ${badPackages.join(', ')}`);
-  const unknown = uninstallable(
-    packages.filter((p) => DEBIAN_PACKAGE.test(p)),
-    context.installable ?? null,
-  );
-  if (unknown.length) problems.push(`no such package in the sandbox's Debian: ${unknown.join(', ')}`);
+  problems.push(...reviewPackageNames(packages, context.installable ?? null).problems);
 
   const env: Record<string, string> = {};
   for (const { name, value } of answer.env) {
