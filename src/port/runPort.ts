@@ -1,11 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import {
-  ContentsIndex,
-  type ContentsLookup,
-  ensureContentsIndex,
-} from '../analysis/dependencies/ContentsIndex.ts';
+import { ContentsIndex, ensureContentsIndex } from '../analysis/dependencies/ContentsIndex.ts';
 import { rvportHome } from '../config/rvportHome.ts';
 import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
 import { imageAptLists, loadInstallablePackages } from '../debian/installablePackages.ts';
@@ -210,7 +206,10 @@ export async function runPort(
     llm,
     suite,
     ...(request.mirror ? { mirror: request.mirror } : {}),
-    installable: once(() => loadInstallablePackages(imageAptLists(sandboxPaths(home).image(keys.rootfs)))),
+    // a failed load answers null: names are then checked by form only
+    installable: once(() =>
+      loadInstallablePackages(imageAptLists(sandboxPaths(home).image(keys.rootfs))).catch(() => null),
+    ),
     chooseMode: (sourceTree) => {
       const final = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree);
       sandbox.useMode(final.mode, imageOf(final.mode));
@@ -377,11 +376,10 @@ function contentsLoader(
   mirror: string | undefined,
   progress: (e: ProgressEvent) => void,
 ) {
-  let loaded: Promise<ContentsLookup | null> | null = null;
-  return () => {
+  return once(async () => {
     const from = mirror ?? debianMirror();
-    if (!from) return Promise.resolve(null);
-    loaded ??= ensureContentsIndex({
+    if (!from) return null;
+    return ensureContentsIndex({
       home,
       suite,
       mirror: from,
@@ -395,15 +393,14 @@ function contentsLoader(
         });
         return null;
       });
-    return loaded;
-  };
+  });
 }
 
-/** A loader that runs once; a failed load answers null (names are then checked by form only). */
-function once<T>(load: () => Promise<T | null>): () => Promise<T | null> {
-  let loaded: Promise<T | null> | null = null;
+/** A loader that runs once; every later call answers the same promise. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | null = null;
   return () => {
-    loaded ??= load().catch(() => null);
+    loaded ??= load();
     return loaded;
   };
 }
