@@ -23,6 +23,11 @@ export interface RunProcessOptions {
   captureBytes?: number;
   /** When set, the full interleaved output is appended to this file. */
   logFile?: string;
+  /**
+   * At most this many bytes of output (both streams) are accepted: past it the log gets a last
+   * line saying so, the process group is killed and the result says `outputLimited`.
+   */
+  outputLimitBytes?: number;
   input?: string | Buffer;
   onStdout?: (chunk: Buffer) => void;
   onStderr?: (chunk: Buffer) => void;
@@ -43,6 +48,8 @@ export interface ProcessResult {
   durationMs: number;
   timedOut: boolean;
   aborted: boolean;
+  /** Killed because it wrote more than `outputLimitBytes`. */
+  outputLimited: boolean;
 }
 
 /**
@@ -89,6 +96,8 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     const err = new OutputTail(captureBytes);
     let timedOut = false;
     let aborted = false;
+    let outputLimited = false;
+    let outputBytes = 0;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let settled = false;
 
@@ -116,6 +125,16 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     // When the log file falls behind, stop reading until it drains: the pipe then fills and
     // the command waits, instead of our memory filling up.
     const toLog = (chunk: Buffer) => {
+      if (outputLimited) return;
+      outputBytes += chunk.length;
+      if (options.outputLimitBytes !== undefined && outputBytes > options.outputLimitBytes) {
+        outputLimited = true;
+        log?.write(
+          `\n[rvport: the command wrote more than ${options.outputLimitBytes} bytes of output and was stopped]\n`,
+        );
+        killGroup();
+        return;
+      }
       if (!log || log.write(chunk)) return;
       child.stdout.pause();
       child.stderr.pause();
@@ -125,11 +144,13 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       });
     };
     child.stdout.on('data', (chunk: Buffer) => {
+      if (outputLimited) return;
       out.push(chunk);
       toLog(chunk);
       options.onStdout?.(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
+      if (outputLimited) return;
       err.push(chunk);
       toLog(chunk);
       options.onStderr?.(chunk);
@@ -156,6 +177,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
         durationMs: performance.now() - started,
         timedOut,
         aborted,
+        outputLimited,
       };
       if (log) log.end(() => resolve(result));
       else resolve(result);
@@ -196,5 +218,6 @@ function emptyResult(started: number, flags: { aborted: boolean }): ProcessResul
     durationMs: performance.now() - started,
     timedOut: false,
     aborted: flags.aborted,
+    outputLimited: false,
   };
 }

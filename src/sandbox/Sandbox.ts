@@ -50,6 +50,14 @@ export interface SandboxRunResult {
   aborted: boolean;
   /** The program named by the command does not exist in the sandbox. */
   commandNotFound: boolean;
+  /** A limit of the sandbox stopped the command (it was killed, or its allocation failed). */
+  limit?: SandboxLimitHit;
+}
+
+/** Which of the sandbox's limits a command ran into, and what it said. */
+export interface SandboxLimitHit {
+  kind: 'memory' | 'processes' | 'disk' | 'output';
+  detail: string;
 }
 
 /** An opaque handle to a saved state of an instance (its changes to the image and its workspace). */

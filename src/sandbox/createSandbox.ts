@@ -1,10 +1,13 @@
+import { adoptImages } from './adoptImages.ts';
 import type { ChrootSandbox } from './chroot/ChrootSandbox.ts';
 import { cleanupStale, createInstance, openInstance } from './chroot/instanceStore.ts';
 import { modeRefused, SandboxError } from './errors.ts';
 import { findImages } from './findImages.ts';
 import { DEFAULT_SUITE } from './imageRecipes.ts';
+import type { ImageRecord } from './imageStore.ts';
 import type { SandboxMode } from './Sandbox.ts';
 import { sandboxPaths } from './sandboxPaths.ts';
+import { readSubordinateIds } from './userns/subordinateIds.ts';
 
 export interface CreateSandboxOptions {
   /** RVPORT_HOME; default from the environment. */
@@ -32,10 +35,19 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
   if (!images.rootfs) {
     throw new SandboxError('image-missing', `no riscv64 ${suite} image in ${paths.images}`, setupHint);
   }
+  const ids = readSubordinateIds();
+  const adopt = (records: Array<ImageRecord | undefined>) =>
+    adoptImages(
+      paths,
+      records.filter((r): r is ImageRecord => r !== undefined),
+      ids,
+    );
   if (mode === 'emulated') {
+    await adopt([images.rootfs]);
     return createInstance(paths, {
       mode,
       lowerKeys: [images.rootfs.key],
+      ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
       ...(options.env ? { env: options.env } : {}),
       keep: options.keep ?? false,
     });
@@ -49,9 +61,11 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
   if (!tools || !layer) {
     throw new SandboxError('image-missing', `the ${name} images for ${suite} are not provisioned`, setupHint);
   }
+  await adopt([images.rootfs, layer, tools]);
   return createInstance(paths, {
     mode,
     lowerKeys: [layer.key, images.rootfs.key],
+    ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
     toolsKey: tools.key,
     ...(options.env ? { env: options.env } : {}),
     keep: options.keep ?? false,

@@ -25,6 +25,11 @@ export interface ImageRecord {
   swapped?: string[];
   /** Native-userland layer: packages or programs left riscv64, and why. */
   keptEmulated?: string[];
+  /**
+   * The host ids that are root inside (the subordinate range the tree belongs to); absent for a
+   * tree made as host root, before sandboxes ran in user namespaces.
+   */
+  owner?: { uid: number; gid: number };
 }
 
 export const IMAGE_RECORD = 'image.json';

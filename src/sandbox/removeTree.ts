@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { runProcess } from '../process/runProcess.ts';
+import { readSubordinateIds } from './userns/subordinateIds.ts';
+import { asTreeOwner } from './userns/userNamespace.ts';
 
 /** Mount points at or under `root`, deepest first, from a /proc/self/mountinfo text. */
 export function mountsUnder(mountinfo: string, root: string): string[] {
@@ -34,9 +36,18 @@ export async function detachMountsUnder(root: string): Promise<string[]> {
  */
 export async function removeTree(dir: string): Promise<void> {
   await detachMountsUnder(dir);
-  const result = await runProcess({
-    command: ['rm', '-rf', '--one-file-system', '--', dir],
-    timeoutMs: 30 * 60_000,
-  });
+  const command = ['rm', '-rf', '--one-file-system', '--', dir];
+  let result = await runProcess({ command, timeoutMs: 30 * 60_000 });
+  if (result.exitCode !== 0 && process.getuid?.() !== 0) {
+    // an ordinary user cannot remove what the sandbox's ids own: remove it with their rights
+    const ids = (() => {
+      try {
+        return readSubordinateIds();
+      } catch {
+        return undefined;
+      }
+    })();
+    if (ids) result = await runProcess({ command: asTreeOwner(ids, command), timeoutMs: 30 * 60_000 });
+  }
   if (result.exitCode !== 0) throw new Error(`could not remove ${dir}: ${result.stderr.trim()}`);
 }

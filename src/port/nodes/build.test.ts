@@ -154,7 +154,15 @@ describe('build node repairs', () => {
     });
     const update = await runPortNode(buildNode, state, fakePortServices(sandbox, { heuristics: [repair] }));
     expect(update.buildStatus).toBe('SUCCESS');
-    expect(sandbox.commands).toEqual(['./configure', 'make', './configure --disable-examples', 'make']);
+    // each run starts from a fresh copy: the old install tree is cleared inside the sandbox
+    expect(sandbox.commands).toEqual([
+      'rm -rf -- /build/dest',
+      './configure',
+      'make',
+      'rm -rf -- /build/dest',
+      './configure --disable-examples',
+      'make',
+    ]);
     expect(existsSync(join(sandbox.workspace, 'src', 'leftover-program'))).toBe(false);
     expect(existsSync(join(sandbox.workspace, 'src', 'configure'))).toBe(true);
   });

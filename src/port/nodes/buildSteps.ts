@@ -1,9 +1,10 @@
 /** The steps of a build in the sandbox, shared by the build node and ensureBuildTree. */
-import { appendFile, mkdir, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NodeRunContext } from '../../engine/types.ts';
 import { runProcess } from '../../process/runProcess.ts';
-import type { Sandbox, SandboxRunResult } from '../../sandbox/Sandbox.ts';
+import { SANDBOX_WORKSPACE, type Sandbox, type SandboxRunResult } from '../../sandbox/Sandbox.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { normalizeAutotoolsTimestamps } from '../normalizeTimestamps.ts';
 import type { PortServices } from '../PortServices.ts';
@@ -16,21 +17,31 @@ import { makeError } from './recordError.ts';
 export const BUILD_PHASE_ORDER = ['prepare', 'bootstrap', 'configure', 'build', 'install'];
 export const BUILD_PHASES = new Set(BUILD_PHASE_ORDER);
 
-/** Copies the acquired source into the instance (`/build/src`), replacing what a build left there. */
+/**
+ * Copies the acquired source into the instance (`/build/src`), replacing what a build left there.
+ * The copy is prepared in a host folder of rvport's own (timestamps, patches) and goes in through
+ * the sandbox's copy-in: the host never writes into the workspace a build has had in its hands.
+ */
 export async function freshSource(state: PortState, sandbox: Sandbox): Promise<void> {
-  const target = join(sandbox.workspace, 'src');
-  await rm(target, { recursive: true, force: true });
-  await rm(join(sandbox.workspace, 'dest'), { recursive: true, force: true });
-  await mkdir(target, { recursive: true });
   if (!state.source.dir) throw new Error('the source was not acquired');
-  const copy = await runProcess({
-    command: ['cp', '-a', '--reflink=auto', '--', `${state.source.dir}/.`, target],
-  });
-  if (copy.exitCode !== 0)
-    throw new Error(`copying the source into the sandbox failed: ${copy.stderr.trim()}`);
-  await normalizeAutotoolsTimestamps(join(target, state.plan?.dir ?? '.'));
-  // After the timestamps: a patched file is newer than what was generated from it, as after an edit.
-  await applyPatches(target, state.patches);
+  const staging = await mkdtemp(join(tmpdir(), 'rvport-source-'));
+  const target = join(staging, 'src');
+  try {
+    await mkdir(target);
+    const copy = await runProcess({
+      command: ['cp', '-a', '--reflink=auto', '--', `${state.source.dir}/.`, target],
+    });
+    if (copy.exitCode !== 0)
+      throw new Error(`copying the source into the sandbox failed: ${copy.stderr.trim()}`);
+    await normalizeAutotoolsTimestamps(join(target, state.plan?.dir ?? '.'));
+    // After the timestamps: a patched file is newer than what was generated from it, as after an edit.
+    await applyPatches(target, state.patches);
+    const cleared = await sandbox.run(['rm', '-rf', '--', `${SANDBOX_WORKSPACE}/dest`]);
+    if (cleared.exitCode !== 0) throw new Error(`clearing /build/dest failed: ${cleared.stderr.trim()}`);
+    await sandbox.copyIn(target, `${SANDBOX_WORKSPACE}/src`);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
 }
 
 export async function runLogged(

@@ -48,6 +48,7 @@ describe('ensureBuildTree', () => {
       'finish',
     );
     expect(sandbox.commands).toEqual([
+      'rm -rf -- /build/dest',
       'apt-get install libbsd-dev',
       './configure',
       'make',

@@ -89,7 +89,7 @@ describe('fix node', () => {
     const state = failedState();
     const update = await runPortNode(fixNode, state, fakePortServices(sandbox, { llm }));
 
-    expect(sandbox.commands).toEqual(['grep -n strnlen lib/str.c']);
+    expect(sandbox.commands).toEqual(['rm -rf -- /build/dest', 'grep -n strnlen lib/str.c']);
     expect(update.refusedCommands?.map((r) => r.command)).toEqual(['mount -t tmpfs x /mnt']);
     const fixPrompt = llm.requests[1]?.messages.at(-1)?.content ?? '';
     expect(fixPrompt).toContain('output of grep -n strnlen lib/str.c');

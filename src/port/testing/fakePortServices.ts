@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { NodeDefinition, NodeRunContext } from '../../engine/types.ts';
 import { createOfflineLlmClient } from '../../llm/index.ts';
 import type { Sandbox, SandboxRunOptions, SandboxRunResult, SandboxSnapshot } from '../../sandbox/Sandbox.ts';
@@ -47,7 +47,14 @@ export class FakeSandbox implements Sandbox {
     throw new Error('not in the fake sandbox');
   }
   async writeFile(): Promise<void> {}
-  async copyIn(): Promise<void> {}
+  /** Copies for real into the workspace folder (paths under /build), as the real one would. */
+  async copyIn(hostPath: string, sandboxPath: string): Promise<void> {
+    if (!sandboxPath.startsWith('/build/')) return;
+    const target = join(this.workspace, sandboxPath.slice('/build/'.length));
+    rmSync(target, { recursive: true, force: true });
+    mkdirSync(dirname(target), { recursive: true });
+    cpSync(hostPath, target, { recursive: true, verbatimSymlinks: true });
+  }
   async copyOut(): Promise<void> {}
   async installPackages(packages: readonly string[]): Promise<SandboxRunResult> {
     return this.run(`apt-get install ${packages.join(' ')}`);

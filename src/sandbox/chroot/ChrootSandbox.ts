@@ -1,28 +1,38 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { debianMirror } from '../../debian/debianMirror.ts';
 import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { SandboxError } from '../errors.ts';
 import { imageTree } from '../imageStore.ts';
+import { type CgroupPlacement, createCgroupPlacement } from '../limits/cgroupLimits.ts';
+import { DEFAULT_DISK_LIMITS, watchDisk } from '../limits/watchDisk.ts';
+import { DebDownloadError, downloadDebs } from '../packages/downloadDebs.ts';
+import { parseAptUris } from '../packages/parseAptUris.ts';
 import { removeTree } from '../removeTree.ts';
 import {
   SANDBOX_WORKSPACE,
   type Sandbox,
+  type SandboxLimitHit,
   type SandboxMode,
   type SandboxRunOptions,
   type SandboxRunResult,
   type SandboxSnapshot,
 } from '../Sandbox.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
+import { readSubordinateIds, type SubordinateIds } from '../userns/subordinateIds.ts';
+import { giveToSandboxRoot, runAsTreeOwner } from '../userns/treeOwner.ts';
+import { copyOutTree } from './copyOutTree.ts';
 import { INSTANCE_RECORD, type InstanceRecord } from './InstanceRecord.ts';
 import {
   type InstanceMounts,
   instanceCommand,
   SETUP_FAILED_EXIT,
   SETUP_FAILED_MARK,
+  TRANSFER_IN,
+  TRANSFER_OUT,
 } from './instanceMounts.ts';
-
 /** The environment every command starts from (nothing leaks in from the host). */
 export const SANDBOX_BASE_ENV: Readonly<Record<string, string>> = {
   PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
@@ -31,11 +41,19 @@ export const SANDBOX_BASE_ENV: Readonly<Record<string, string>> = {
   SHELL: '/bin/sh',
 };
 
+/** The whole environment of the host processes that assemble an instance. */
+const HOST_ENV: Readonly<Record<string, string>> = {
+  PATH: '/usr/sbin:/usr/bin:/sbin:/bin',
+  LANG: 'C.UTF-8',
+};
+
+/** A command that writes more than this (both streams) is stopped: a log flood ends the port. */
+export const OUTPUT_LIMIT_BYTES = 512 * 1024 ** 2;
+
 /** Default retained output per stream. */
 export const DEFAULT_OUTPUT_CAP_BYTES = 256 * 1024;
 /** Host-side file operations (copying an upper layer) get this long. */
 const HOST_OP_TIMEOUT_MS = 30 * 60_000;
-const TRANSFER_DIR = '.rvport-transfer';
 const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]+(:[a-z0-9]+)?(=[A-Za-z0-9.+~:-]+)?$/;
 
 /** Layout of one instance on the host. */
@@ -49,6 +67,8 @@ export function instanceLayout(paths: SandboxPaths, id: string) {
     merged: join(dir, 'merged'),
     workspace: join(dir, 'build'),
     snapshots: join(dir, 'snapshots'),
+    transferIn: join(dir, 'transfer-in'),
+    transferOut: join(dir, 'transfer-out'),
   };
 }
 
@@ -63,6 +83,8 @@ export class ChrootSandbox implements Sandbox {
   readonly workspace: string;
   private queue: Promise<unknown> = Promise.resolve();
   private destroyed = false;
+  private runCount = 0;
+  private subordinateIds: SubordinateIds | undefined;
   private readonly layout: ReturnType<typeof instanceLayout>;
 
   constructor(
@@ -76,8 +98,17 @@ export class ChrootSandbox implements Sandbox {
   }
 
   /** The host argv that would run `command`; for interactive use (a shell with the terminal). */
-  hostCommand(command: readonly string[], options: { cwd?: string; network?: boolean } = {}): string[] {
-    return instanceCommand(this.mounts(options.network ?? false), options.cwd ?? SANDBOX_WORKSPACE, command);
+  hostCommand(
+    command: readonly string[],
+    options: { cwd?: string; network?: boolean; env?: Record<string, string> } = {},
+  ): string[] {
+    const env = { ...SANDBOX_BASE_ENV, ...this.record.env, ...options.env };
+    return instanceCommand(
+      this.mounts(options.network ?? false),
+      options.cwd ?? SANDBOX_WORKSPACE,
+      command,
+      env,
+    );
   }
 
   run(command: string | readonly string[], options: SandboxRunOptions = {}): Promise<SandboxRunResult> {
@@ -105,55 +136,69 @@ export class ChrootSandbox implements Sandbox {
     if (result.exitCode !== 0) throw this.fileError('write', path, result);
   }
 
-  async copyIn(hostPath: string, sandboxPath: string): Promise<void> {
-    const name = `in-${randomBytes(6).toString('hex')}`;
-    const staged = join(this.workspace, TRANSFER_DIR, name);
-    await mkdir(join(this.workspace, TRANSFER_DIR), { recursive: true });
-    try {
-      await this.host(['cp', '-a', '--', hostPath, staged]);
-      const inside = `${SANDBOX_WORKSPACE}/${TRANSFER_DIR}/${name}`;
-      const result = await this.run(
-        [
-          '/bin/sh',
-          '-c',
-          'rm -rf -- "$2" && mkdir -p -- "$(dirname -- "$2")" && cp -a -- "$1" "$2"',
-          'sh',
-          inside,
-          sandboxPath,
-        ],
-        {},
-      );
-      if (result.exitCode !== 0) throw this.fileError('copy in', sandboxPath, result);
-    } finally {
-      await rm(staged, { recursive: true, force: true });
-    }
+  /**
+   * The host copies into a folder no build command ever sees (bound read-only for this copy
+   * only), and the copy into place happens inside, with the sandbox's view of its own links.
+   */
+  copyIn(hostPath: string, sandboxPath: string): Promise<void> {
+    return this.exclusive(async () => {
+      const name = `in-${randomBytes(6).toString('hex')}`;
+      const staged = join(this.layout.transferIn, name);
+      try {
+        await this.host(['cp', '-a', '--', hostPath, staged]);
+        await giveToSandboxRoot(this.ids(), [staged]);
+        const result = await this.runNow(
+          [
+            '/bin/sh',
+            '-c',
+            'rm -rf -- "$2" && mkdir -p -- "$(dirname -- "$2")" && cp -a -- "$1" "$2"',
+            'sh',
+            `${TRANSFER_IN}/${name}`,
+            sandboxPath,
+          ],
+          { transfer: true },
+        );
+        if (result.exitCode !== 0) throw this.fileError('copy in', sandboxPath, result);
+      } finally {
+        await removeTree(staged);
+      }
+    });
   }
 
-  async copyOut(sandboxPath: string, hostPath: string): Promise<void> {
-    const name = `out-${randomBytes(6).toString('hex')}`;
-    const staged = join(this.workspace, TRANSFER_DIR, name);
-    try {
-      const inside = `${SANDBOX_WORKSPACE}/${TRANSFER_DIR}/${name}`;
-      const result = await this.run(
-        [
-          '/bin/sh',
-          '-c',
-          'mkdir -p -- "$(dirname -- "$2")" && cp -a -- "$1" "$2"',
-          'sh',
-          sandboxPath,
-          inside,
-        ],
-        {},
-      );
-      if (result.exitCode !== 0) throw this.fileError('copy out', sandboxPath, result);
-      await rm(hostPath, { recursive: true, force: true });
-      // -P: symlinks written by the build stay links; they are never followed on the host
-      await this.host(['cp', '-a', '-P', '--', staged, hostPath]);
-    } finally {
-      await rm(staged, { recursive: true, force: true });
-    }
+  /**
+   * The sandbox copies into a folder of its own, readable by the host user; the host then takes
+   * folders, regular files (no setuid or setgid bits) and links as links, never following one.
+   */
+  copyOut(sandboxPath: string, hostPath: string): Promise<void> {
+    return this.exclusive(async () => {
+      const name = `out-${randomBytes(6).toString('hex')}`;
+      const staged = join(this.layout.transferOut, name);
+      try {
+        const result = await this.runNow(
+          [
+            '/bin/sh',
+            '-c',
+            'cp -R -P --preserve=mode,timestamps -- "$1" "$2" && chmod -R u+rwX,go+rX,ug-s -- "$2"',
+            'sh',
+            sandboxPath,
+            `${TRANSFER_OUT}/${name}`,
+          ],
+          { transfer: true },
+        );
+        if (result.exitCode !== 0) throw this.fileError('copy out', sandboxPath, result);
+        await rm(hostPath, { recursive: true, force: true });
+        await copyOutTree(staged, hostPath);
+      } finally {
+        await removeTree(staged).catch(() => undefined);
+      }
+    });
   }
 
+  /**
+   * Packages come in without giving the sandbox the network: apt inside says which files it needs
+   * (from the image's signed lists, offline), rvport fetches exactly those from the Debian archive
+   * (pool paths only, sizes and SHA-256 checked), and apt installs them inside, still offline.
+   */
   async installPackages(
     packages: readonly string[],
     options: Pick<SandboxRunOptions, 'timeoutMs' | 'signal' | 'onStdout' | 'onStderr' | 'logFile'> = {},
@@ -162,13 +207,46 @@ export class ChrootSandbox implements Sandbox {
     if (bad.length > 0)
       throw new SandboxError('sandbox-failed', `not Debian package names: ${bad.join(', ')}`);
     if (packages.length === 0) throw new SandboxError('sandbox-failed', 'no packages to install');
-    // the image's package lists may be stale: update and retry once if the install fails
-    const install = 'apt-get install -y -q --no-install-recommends "$@"';
-    const script = `${install} || { apt-get update -q && ${install}; }`;
-    return this.run(['/bin/sh', '-c', script, 'sh', ...packages], {
+    const aptOptions = ['-y', '-q', '--no-install-recommends'];
+    const env = { DEBIAN_FRONTEND: 'noninteractive' };
+    const listed = await this.run(['apt-get', 'install', ...aptOptions, '--print-uris', ...packages], {
       ...options,
-      network: true,
-      env: { DEBIAN_FRONTEND: 'noninteractive' },
+      env,
+    });
+    if (listed.exitCode !== 0) return listed;
+    let files: string[];
+    try {
+      const downloads = parseAptUris(listed.stdout, this.archivePrefixes());
+      files = await downloadDebs(downloads, join(this.paths.debCache, 'sandbox-riscv64'), {
+        signal: options.signal,
+      });
+    } catch (error) {
+      const stale = error instanceof DebDownloadError && error.code === 'missing';
+      const message = `E: ${(error as Error).message}${stale ? "\nE: the sandbox's package lists are older than the archive: rvport sandbox setup --refresh-lists" : ''}\n`;
+      options.onStderr?.(Buffer.from(message));
+      return { ...listed, exitCode: 100, stderr: `${listed.stderr}${message}` };
+    }
+    return this.exclusive(async () => {
+      const staged = join(this.layout.transferIn, `debs-${randomBytes(4).toString('hex')}`);
+      await mkdir(staged);
+      try {
+        for (const file of files) await copyFile(file, join(staged, file.slice(file.lastIndexOf('/') + 1)));
+        const inside = `${TRANSFER_IN}/${staged.slice(staged.lastIndexOf('/') + 1)}`;
+        const script = [
+          `for f in "${inside}"/*.deb; do [ -e "$f" ] && cp -- "$f" /var/cache/apt/archives/; done`,
+          `apt-get install ${aptOptions.join(' ')} --no-download "$@"`,
+          'rc=$?',
+          'rm -f /var/cache/apt/archives/*.deb',
+          'exit $rc',
+        ].join('\n');
+        return await this.runNow(['/bin/sh', '-c', script, 'sh', ...packages], {
+          ...options,
+          env,
+          transfer: true,
+        });
+      } finally {
+        await removeTree(staged);
+      }
     });
   }
 
@@ -181,8 +259,8 @@ export class ChrootSandbox implements Sandbox {
       const dir = join(this.layout.snapshots, snapshot.id);
       const temp = `${dir}.partial`;
       await mkdir(temp, { recursive: true });
-      await this.host(['cp', '-a', '--reflink=auto', '--', this.layout.upper, join(temp, 'upper')]);
-      await this.host(['cp', '-a', '--reflink=auto', '--', this.layout.workspace, join(temp, 'build')]);
+      await this.asOwner(['cp', '-a', '--reflink=auto', '--', this.layout.upper, join(temp, 'upper')]);
+      await this.asOwner(['cp', '-a', '--reflink=auto', '--', this.layout.workspace, join(temp, 'build')]);
       await this.host(['mv', '--', temp, dir]);
       this.record = { ...this.record, snapshots: [...this.record.snapshots, snapshot] };
       await writeJsonAtomic(this.layout.record, this.record);
@@ -204,8 +282,9 @@ export class ChrootSandbox implements Sandbox {
       for (const target of [this.layout.upper, this.layout.work, this.layout.workspace])
         await removeTree(target);
       await mkdir(this.layout.work);
-      await this.host(['cp', '-a', '--reflink=auto', '--', join(dir, 'upper'), this.layout.upper]);
-      await this.host(['cp', '-a', '--reflink=auto', '--', join(dir, 'build'), this.layout.workspace]);
+      await giveToSandboxRoot(this.ids(), [this.layout.work]);
+      await this.asOwner(['cp', '-a', '--reflink=auto', '--', join(dir, 'upper'), this.layout.upper]);
+      await this.asOwner(['cp', '-a', '--reflink=auto', '--', join(dir, 'build'), this.layout.workspace]);
     });
   }
 
@@ -216,9 +295,20 @@ export class ChrootSandbox implements Sandbox {
     });
   }
 
-  private mounts(network: boolean): InstanceMounts {
+  private ids(): SubordinateIds {
+    this.subordinateIds ??= readSubordinateIds();
+    return this.subordinateIds;
+  }
+
+  /** Where packages may come from: the archive the image was made from and the host's own. */
+  private archivePrefixes(): string[] {
+    return [this.record.mirror, debianMirror() ?? undefined].filter((m): m is string => Boolean(m));
+  }
+
+  private mounts(network: boolean, transfer = false): InstanceMounts {
     const nativeTree = this.record.toolsKey ? imageTree(this.paths, this.record.toolsKey) : undefined;
     return {
+      sandboxRoot: this.paths.root,
       lowerDirs: this.record.lowerKeys.map((key) => imageTree(this.paths, key)),
       upperDir: this.layout.upper,
       workDir: this.layout.work,
@@ -226,27 +316,58 @@ export class ChrootSandbox implements Sandbox {
       workspace: this.layout.workspace,
       nativeTree,
       network,
+      ids: this.ids(),
+      ...(transfer ? { transfer: { in: this.layout.transferIn, out: this.layout.transferOut } } : {}),
     };
   }
 
   private async runNow(
     command: string | readonly string[],
-    options: SandboxRunOptions,
+    options: SandboxRunOptions & { transfer?: boolean },
   ): Promise<SandboxRunResult> {
     const argv = typeof command === 'string' ? ['/bin/sh', '-c', command] : [...command];
     if (argv.length === 0 || !argv[0]) throw new SandboxError('sandbox-failed', 'empty command');
-    const result = await runProcess({
-      command: instanceCommand(this.mounts(options.network ?? false), options.cwd ?? SANDBOX_WORKSPACE, argv),
-      clearEnv: true,
-      env: { ...SANDBOX_BASE_ENV, ...this.record.env, ...options.env },
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      captureBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
-      logFile: options.logFile,
-      input: options.input,
-      onStdout: options.onStdout,
-      onStderr: options.onStderr,
+    const env = { ...SANDBOX_BASE_ENV, ...this.record.env, ...options.env };
+    const cgroups = await createCgroupPlacement(`${this.id}-${++this.runCount}`);
+    const mounts = {
+      ...this.mounts(options.network ?? false, options.transfer),
+      ...(cgroups ? { cgroups } : {}),
+    };
+    let hostArgv: string[];
+    try {
+      hostArgv = instanceCommand(mounts, options.cwd ?? SANDBOX_WORKSPACE, argv, env);
+    } catch (error) {
+      await cgroups?.remove();
+      throw new SandboxError('sandbox-failed', (error as Error).message);
+    }
+    const stopped = new AbortController();
+    let disk: string | undefined;
+    const stopWatching = watchDisk(this.layout.dir, DEFAULT_DISK_LIMITS, (reason) => {
+      disk = reason;
+      stopped.abort();
     });
+    const signal = options.signal ? AbortSignal.any([options.signal, stopped.signal]) : stopped.signal;
+    let result: Awaited<ReturnType<typeof runProcess>>;
+    try {
+      result = await runProcess({
+        command: hostArgv,
+        // the host's processes get nothing of the command's environment: it is set inside
+        clearEnv: true,
+        env: HOST_ENV,
+        timeoutMs: options.timeoutMs,
+        signal,
+        captureBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
+        outputLimitBytes: OUTPUT_LIMIT_BYTES,
+        logFile: options.logFile,
+        input: options.input,
+        onStdout: options.onStdout,
+        onStderr: options.onStderr,
+      });
+    } finally {
+      stopWatching();
+    }
+    const limit = await limitHit(result, disk, cgroups);
+    await cgroups?.remove();
     if (result.exitCode === SETUP_FAILED_EXIT && result.stderr.includes(SETUP_FAILED_MARK)) {
       throw new SandboxError(
         'sandbox-failed',
@@ -256,14 +377,15 @@ export class ChrootSandbox implements Sandbox {
     return {
       exitCode: result.exitCode,
       stdout: result.stdout,
-      stderr: result.stderr,
+      stderr: limit ? `${result.stderr}\nrvport-sandbox: ${limit.detail}\n` : result.stderr,
       truncated: result.truncated,
       stdoutBytes: result.stdoutBytes,
       stderrBytes: result.stderrBytes,
       durationMs: result.durationMs,
       timedOut: result.timedOut,
-      aborted: result.aborted,
+      aborted: result.aborted && !disk,
       commandNotFound: result.exitCode === 127 && isCommandNotFound(result.stderr, command),
+      ...(limit ? { limit } : {}),
     };
   }
 
@@ -275,6 +397,10 @@ export class ChrootSandbox implements Sandbox {
     });
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  private asOwner(command: readonly string[]): Promise<string> {
+    return runAsTreeOwner(this.ids(), command);
   }
 
   private async host(command: readonly string[]): Promise<void> {
@@ -292,16 +418,45 @@ export class ChrootSandbox implements Sandbox {
   }
 }
 
-/** setpriv (argv commands) and sh (command lines) say so in these words. */
 /**
  * Whether the program the caller named is missing (not a program that the command itself ran).
- * An argv is started by setpriv, which says so; a command line runs in `sh -c`, where only a
+ * An argv is started by env inside, which says so; a command line runs in `sh -c`, where only a
  * "not found" for its first word means the named program is missing.
  */
 export function isCommandNotFound(stderr: string, command: string | readonly string[]): boolean {
-  if (/setpriv: failed to execute .*: No such file or directory/.test(stderr)) return true;
-  if (typeof command !== 'string') return false;
+  if (typeof command !== 'string') {
+    const program = (command[0] ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return (
+      program !== '' && new RegExp(`^env: [‘']${program}[’']: No such file or directory$`, 'm').test(stderr)
+    );
+  }
   const first = command.trim().split(/\s+/)[0] ?? '';
   const escaped = first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return first !== '' && new RegExp(`^(/bin/)?sh: (\\d+: )?${escaped}: not found$`, 'm').test(stderr);
+}
+
+/** Which limit ended a command, if one did. */
+async function limitHit(
+  result: { outputLimited: boolean; exitCode: number },
+  disk: string | undefined,
+  cgroups: CgroupPlacement | undefined,
+): Promise<SandboxLimitHit | undefined> {
+  if (disk) return { kind: 'disk', detail: `stopped: ${disk}` };
+  if (result.outputLimited)
+    return {
+      kind: 'output',
+      detail: `stopped: the command wrote more than ${OUTPUT_LIMIT_BYTES} bytes of output`,
+    };
+  const hits = await cgroups?.hits();
+  if (hits?.memory)
+    return {
+      kind: 'memory',
+      detail: `the memory limit of the sandbox (${cgroups?.kind}) was reached; a process was killed`,
+    };
+  if (hits?.processes)
+    return {
+      kind: 'processes',
+      detail: `the process limit of the sandbox (${cgroups?.kind}) was reached; a fork failed`,
+    };
+  return undefined;
 }

@@ -10,6 +10,8 @@ export interface InstanceRecord {
   toolsKey?: string;
   /** Added to every command's environment before the caller's (a proof run's SOURCE_DATE_EPOCH). */
   env?: Record<string, string>;
+  /** The Debian archive the rootfs came from: package downloads for the instance come only from it. */
+  mirror?: string;
   /** The rvport process that created it; when it is gone, the instance is stale unless kept. */
   ownerPid: number;
   /** Kept instances survive their owner (`--keep-sandbox`) until destroyed. */

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { instanceCommand, instanceEnterScript, KEPT_CAPABILITIES, shellQuote } from './instanceMounts.ts';
 
 const mounts = {
+  sandboxRoot: '/h',
+  ids: { uid: { start: 100000, count: 65536 }, gid: { start: 200000, count: 65536 } },
   lowerDirs: ['/h/images/accel/tree', '/h/images/rootfs/tree'],
   upperDir: '/h/i/upper',
   workDir: '/h/i/work',
@@ -15,14 +17,24 @@ describe('instanceEnterScript', () => {
   const script = instanceEnterScript(mounts);
 
   it('stacks the layers topmost first and mounts /native and /proc/sys read-only', () => {
+    // the sandbox folder is seen at /tmp while the instance is assembled
     expect(script).toContain(
-      'lowerdir=/h/images/accel/tree:/h/images/rootfs/tree,upperdir=/h/i/upper,workdir=/h/i/work',
+      'lowerdir=/tmp/images/accel/tree:/tmp/images/rootfs/tree,upperdir=/tmp/i/upper,workdir=/tmp/i/work',
     );
     expect(script).toContain(
-      'mount --bind /h/images/tools/tree /h/i/merged/native\nmount -o remount,bind,ro /h/i/merged/native',
+      'mount --bind /tmp/images/tools/tree /tmp/i/merged/native\nmount -o remount,bind,ro,nosuid,nodev /tmp/i/merged/native',
     );
-    expect(script).toContain('mount -o remount,bind,ro /h/i/merged/proc/sys');
-    expect(script).toContain('mount --bind /h/i/build /h/i/merged/build');
+    expect(script).toContain('mount -o remount,bind,ro /tmp/i/merged/proc/sys');
+    expect(script).toContain('mount -o remount,bind,nosuid,nodev /tmp/i/merged/build');
+    expect(script).toMatch(/size=4g tmp \/tmp\/i\/merged\/tmp/);
+    expect(script).toMatch(/size=512m shm \/tmp\/i\/merged\/dev\/shm/);
+  });
+
+  it('closes the descriptor of the sandbox folder before the command runs', () => {
+    const lines = script.split('\n');
+    const close = lines.indexOf('exec 3<&-');
+    expect(close).toBeGreaterThan(0);
+    expect(lines.findIndex((l) => l.includes('unshare --root'))).toBeGreaterThan(close);
   });
 
   it('drops the capabilities that reach the host', () => {
@@ -39,6 +51,9 @@ describe('instanceEnterScript', () => {
     expect(emulated).not.toContain('/native');
     expect(emulated).not.toContain('resolv.conf');
     expect(instanceEnterScript({ ...mounts, network: true })).toContain('mount --bind /etc/resolv.conf');
+    expect(instanceEnterScript({ ...mounts, network: true })).toContain(
+      'remount,bind,ro /tmp/i/merged/etc/resolv.conf',
+    );
   });
 
   it('refuses paths that overlay options cannot carry', () => {
@@ -47,12 +62,26 @@ describe('instanceEnterScript', () => {
 });
 
 describe('instanceCommand', () => {
+  it('maps the subordinate ids in a user namespace and never the caller', () => {
+    const argv = instanceCommand(mounts, '/build', ['true']);
+    expect(argv).toContain('--user');
+    expect(argv).toContain('--map-users=100000,0,65536');
+    expect(argv).toContain('--map-groups=200000,0,65536');
+    expect(argv.some((a) => a.startsWith('--map-user='))).toBe(false);
+    expect(argv.join(' ')).toContain('setpriv --reuid=0 --regid=0 --clear-groups');
+  });
+
+  it('refuses environment names and program names that could be misread', () => {
+    expect(() => instanceCommand(mounts, '/build', ['true'], { 'A B': '1' })).toThrow(/variable name/);
+    expect(() => instanceCommand(mounts, '/build', ['X=1'])).toThrow(/program name/);
+  });
+
   it('uses a network namespace unless network is asked for, and dies with its parent', () => {
-    const off = instanceCommand(mounts, '/build', ['make', '-j2']);
+    const off = instanceCommand(mounts, '/build', ['make', '-j2'], { CFLAGS: '-O2' });
     expect(off.slice(0, 4)).toEqual(['setpriv', '--pdeathsig', 'KILL', 'unshare']);
     expect(off).toContain('--net');
     expect(off).toContain('--kill-child');
-    expect(off.slice(-4)).toEqual(['rvport-sandbox', '/build', 'make', '-j2']);
+    expect(off.slice(-4)).toEqual(['/build', 'CFLAGS=-O2', 'make', '-j2']);
     expect(instanceCommand({ ...mounts, network: true }, '/build', ['true'])).not.toContain('--net');
   });
 

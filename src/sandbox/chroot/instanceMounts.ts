@@ -1,5 +1,17 @@
+import { relative } from 'node:path';
+import type { CgroupPlacement } from '../limits/cgroupLimits.ts';
+import type { SubordinateIds } from '../userns/subordinateIds.ts';
+import { BECOME_NAMESPACE_ROOT, sandboxUserArgs } from '../userns/userNamespace.ts';
+
 /** Everything needed to assemble one instance's root for one command. */
 export interface InstanceMounts {
+  /**
+   * The host folder that holds every other path below (RVPORT_HOME's sandbox folder). It is bound
+   * over /tmp in the command's private mount namespace
+   * (through a descriptor opened before ids drop to the subordinate range), so the layers are
+   * reachable even under a home folder the range may not enter (mode 0700).
+   */
+  sandboxRoot: string;
   /** Read-only layers, topmost first (the accelerated layer above the rootfs). */
   lowerDirs: readonly string[];
   upperDir: string;
@@ -10,13 +22,42 @@ export interface InstanceMounts {
   workspace: string;
   /** Host tree bind-mounted read-only at /native (accelerated mode). */
   nativeTree?: string;
-  /** Network access: the host's network namespace and resolv.conf; otherwise an empty namespace. */
+  /**
+   * The host's network namespace (with a read-only resolv.conf); otherwise an empty one. Only
+   * for a person's interactive `sandbox exec --network`: no build command ever gets it.
+   */
   network: boolean;
+  /** Host ids that are 0…65535 inside. */
+  ids: SubordinateIds;
+  /** Size limits of the memory-backed mounts. */
+  tmpfs?: TmpfsLimits;
+  /** cgroups the command's first process joins before anything else runs (memory, pids). */
+  cgroups?: CgroupPlacement;
+  /**
+   * Only for rvport's own copies in and out: host folders bound at `TRANSFER_IN` (read-only)
+   * and `TRANSFER_OUT`. Build commands never see them.
+   */
+  transfer?: { in: string; out: string };
 }
 
+/** Where a transfer's folders appear inside. */
+export const TRANSFER_IN = '/run/rvport-in';
+export const TRANSFER_OUT = '/run/rvport-out';
+
+export interface TmpfsLimits {
+  /** /tmp inside. */
+  tmp: string;
+  /** /dev/shm inside. */
+  shm: string;
+}
+
+/** tmpfs sizes (tmpfs counts against memory only for what is written). */
+export const DEFAULT_TMPFS_LIMITS: TmpfsLimits = { tmp: '4g', shm: '512m' };
+
 /**
- * Capabilities kept by commands inside: enough for dpkg, apt and `make install` as root, but not
- * for mounting, chroot, device nodes, modules or raw I/O, so root inside cannot reach the host.
+ * Capabilities kept by commands inside, all of them only over the namespace's own ids: enough
+ * for dpkg, apt and `make install` as root; not for mounting, chroot or raw I/O, so a build
+ * cannot take apart what the setup assembled.
  */
 export const KEPT_CAPABILITIES: readonly string[] = [
   'chown',
@@ -36,7 +77,14 @@ export const KEPT_CAPABILITIES: readonly string[] = [
 export const SETUP_FAILED_EXIT = 125;
 export const SETUP_FAILED_MARK = 'rvport-sandbox: could not assemble the instance';
 
+/** Where the sandbox root appears inside the command's mount namespace while it is assembled. */
+export const NAMESPACE_VIEW = '/tmp';
+
+/** The descriptor that carries the sandbox folder from the first script to the second. */
+const VIEW_FD = 3;
+
 const DEVICES = ['null', 'zero', 'full', 'random', 'urandom', 'tty'];
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Overlay options are comma-separated and lowerdir is colon-separated: such paths cannot be named. */
 export function assertMountablePath(path: string): void {
@@ -45,65 +93,120 @@ export function assertMountablePath(path: string): void {
   }
 }
 
+/** A host path under the sandbox root as the assembling script sees it. */
+export function viewPath(sandboxRoot: string, hostPath: string): string {
+  const rel = relative(sandboxRoot, hostPath);
+  if (rel.startsWith('..') || rel.startsWith('/')) {
+    throw new Error(`${hostPath} is not inside the sandbox folder ${sandboxRoot}`);
+  }
+  return rel === '' ? NAMESPACE_VIEW : `${NAMESPACE_VIEW}/${rel}`;
+}
+
 /**
- * The host shell script that runs as PID 1 of a fresh mount+PID(+network) namespace: it mounts
- * the overlay and the pseudo-filesystems, then enters the root with a reduced capability set.
- * All mounts die with the namespace, so a killed run leaves none behind. Arguments: $1 the working
- * directory inside, then the command's argv.
+ * The script that runs as root of the user namespace (the subordinate range's first id) and PID 1
+ * of fresh mount, PID, IPC, UTS (and, unless network is asked for, network) namespaces: it mounts
+ * the overlay and the pseudo-filesystems, then enters the root with a reduced capability set and
+ * an environment that only the command inside sees. All mounts die with the namespace, so a
+ * killed run leaves none behind. Arguments: $1 the working directory inside, then NAME=VALUE
+ * assignments, then the command's argv.
  */
 export function instanceEnterScript(m: InstanceMounts): string {
   for (const p of [...m.lowerDirs, m.upperDir, m.workDir, m.mergedDir]) assertMountablePath(p);
+  const v = (p: string) => viewPath(m.sandboxRoot, p);
   const q = shellQuote;
-  const M = q(m.mergedDir);
+  const M = q(v(m.mergedDir));
+  const tmpfs = m.tmpfs ?? DEFAULT_TMPFS_LIMITS;
+  const overlay = `lowerdir=${m.lowerDirs.map(v).join(':')},upperdir=${v(m.upperDir)},workdir=${v(m.workDir)}`;
   const lines = [
     'set -e',
     // any failure before the final exec is the sandbox's, not the command's
     `trap 'echo "${SETUP_FAILED_MARK}" >&2; exit ${SETUP_FAILED_EXIT}' EXIT`,
     'cwd=$1; shift',
-    `mount -t overlay overlay -o ${q(`lowerdir=${m.lowerDirs.join(':')},upperdir=${m.upperDir},workdir=${m.workDir}`)} ${M}`,
+    // the open folder becomes the view, and the descriptor is closed before anything else runs
+    `mount --bind /proc/self/fd/${VIEW_FD} ${NAMESPACE_VIEW}`,
+    `exec ${VIEW_FD}<&-`,
+    `mount -t overlay overlay -o ${q(`nodev,userxattr,${overlay}`)} ${M}`,
     `mount -t proc -o nosuid,nodev,noexec proc ${M}/proc`,
-    // root inside may write to its own files; it must not retune the host kernel
+    // root inside may write to its own files; it must not retune the kernel it shares
     `mount --bind ${M}/proc/sys ${M}/proc/sys`,
     `mount -o remount,bind,ro ${M}/proc/sys`,
     `if [ -e ${M}/proc/sysrq-trigger ]; then mount --bind /dev/null ${M}/proc/sysrq-trigger; fi`,
-    `mount -t tmpfs -o nosuid,mode=0755,size=16m devtmp ${M}/dev`,
+    `mount -t tmpfs -o nosuid,noexec,mode=0755,size=16m devtmp ${M}/dev`,
     `for d in ${DEVICES.join(' ')}; do : > ${M}/dev/$d; mount --bind /dev/$d ${M}/dev/$d; done`,
     `mkdir ${M}/dev/pts ${M}/dev/shm`,
     `mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts ${M}/dev/pts`,
     `ln -s pts/ptmx ${M}/dev/ptmx`,
-    `mount -t tmpfs -o nosuid,nodev,mode=1777 shm ${M}/dev/shm`,
+    `mount -t tmpfs -o nosuid,nodev,mode=1777,size=${tmpfs.shm} shm ${M}/dev/shm`,
     `ln -s /proc/self/fd ${M}/dev/fd`,
     `for n in 0:stdin 1:stdout 2:stderr; do ln -s /proc/self/fd/\${n%%:*} ${M}/dev/\${n#*:}; done`,
-    `mount -t tmpfs -o nosuid,nodev,mode=1777 tmp ${M}/tmp`,
+    `mount -t tmpfs -o nosuid,nodev,mode=1777,size=${tmpfs.tmp} tmp ${M}/tmp`,
     `[ -d ${M}/build ] || mkdir -p ${M}/build`,
-    `mount --bind ${q(m.workspace)} ${M}/build`,
+    `mount --bind -o nosuid,nodev ${q(v(m.workspace))} ${M}/build`,
+    `mount -o remount,bind,nosuid,nodev ${M}/build`,
   ];
   if (m.nativeTree) {
     lines.push(
       `[ -d ${M}/native ] || mkdir -p ${M}/native`,
-      `mount --bind ${q(m.nativeTree)} ${M}/native`,
-      `mount -o remount,bind,ro ${M}/native`,
+      `mount --bind ${q(v(m.nativeTree))} ${M}/native`,
+      `mount -o remount,bind,ro,nosuid,nodev ${M}/native`,
+    );
+  }
+  if (m.transfer) {
+    lines.push(
+      `mkdir -p ${M}${TRANSFER_IN} ${M}${TRANSFER_OUT}`,
+      `mount --bind ${q(v(m.transfer.in))} ${M}${TRANSFER_IN}`,
+      `mount -o remount,bind,ro,nosuid,nodev ${M}${TRANSFER_IN}`,
+      `mount --bind ${q(v(m.transfer.out))} ${M}${TRANSFER_OUT}`,
+      `mount -o remount,bind,nosuid,nodev ${M}${TRANSFER_OUT}`,
     );
   }
   if (!m.network) {
     // an empty network namespace, but with loopback up: test suites talk to themselves over it
     lines.push('if command -v ip >/dev/null 2>&1; then ip link set lo up; fi');
-  }
-  if (m.network) {
+  } else {
     lines.push(
-      `if [ -e /etc/resolv.conf ]; then rm -f ${M}/etc/resolv.conf; : > ${M}/etc/resolv.conf; mount --bind /etc/resolv.conf ${M}/etc/resolv.conf; fi`,
+      `if [ -e /etc/resolv.conf ]; then rm -f ${M}/etc/resolv.conf; : > ${M}/etc/resolv.conf; mount --bind /etc/resolv.conf ${M}/etc/resolv.conf; mount -o remount,bind,ro ${M}/etc/resolv.conf; fi`,
     );
   }
   const caps = `-all,${KEPT_CAPABILITIES.map((c) => `+${c}`).join(',')}`;
   lines.push(
-    `exec unshare --root=${M} --wd="$cwd" -- /usr/bin/setpriv --inh-caps=-all --bounding-set=${caps} -- "$@"`,
+    'trap - EXIT',
+    `exec unshare --root=${M} --wd="$cwd" -- /usr/bin/setpriv --inh-caps=-all --bounding-set=${caps} -- /usr/bin/env -i "$@"`,
   );
   return `${lines.join('\n')}\n`;
 }
 
-/** The host argv that runs `command` inside the instance. */
-export function instanceCommand(m: InstanceMounts, cwd: string, command: readonly string[]): string[] {
+/**
+ * The first script, run as the caller's own (unmapped) ids with the new namespaces'
+ * capabilities: it opens the sandbox folder (the caller can reach it, the subordinate ids may
+ * not: a home folder of mode 0700), then becomes the namespace's root, so nothing after it keeps
+ * a trace of the host user. $1 the sandbox folder, $2 the assembling script, then its arguments.
+ */
+export const VIEW_SCRIPT = [
+  'set -e',
+  `trap 'echo "${SETUP_FAILED_MARK}" >&2; exit ${SETUP_FAILED_EXIT}' EXIT`,
+  `exec ${VIEW_FD}< "$1"`,
+  'script=$2; shift 2',
+  'trap - EXIT',
+  `exec ${BECOME_NAMESPACE_ROOT.join(' ')} /bin/sh -c "$script" rvport-sandbox "$@"`,
+].join('\n');
+
+/** The host argv that runs `command` inside the instance with `env` as its whole environment. */
+export function instanceCommand(
+  m: InstanceMounts,
+  cwd: string,
+  command: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): string[] {
+  if (command[0]?.includes('=')) {
+    throw new Error(`a program name may not contain "=": ${command[0]}`);
+  }
+  const assignments = Object.entries(env).map(([name, value]) => {
+    if (!ENV_NAME.test(name)) throw new Error(`not an environment variable name: ${JSON.stringify(name)}`);
+    return `${name}=${value}`;
+  });
   const namespaces = [
+    ...sandboxUserArgs(m.ids),
     '--mount',
     '--pid',
     '--fork',
@@ -115,7 +218,7 @@ export function instanceCommand(m: InstanceMounts, cwd: string, command: readonl
   ];
   if (!m.network) namespaces.push('--net');
   // --pdeathsig: if rvport dies, so does the namespace (and every process and mount in it)
-  return [
+  const argv = [
     'setpriv',
     '--pdeathsig',
     'KILL',
@@ -124,11 +227,15 @@ export function instanceCommand(m: InstanceMounts, cwd: string, command: readonl
     '--',
     '/bin/sh',
     '-c',
+    VIEW_SCRIPT,
+    'rvport-view',
+    m.sandboxRoot,
     instanceEnterScript(m),
-    'rvport-sandbox',
     cwd,
+    ...assignments,
     ...command,
   ];
+  return m.cgroups ? [...m.cgroups.joinArgv, ...argv] : argv;
 }
 
 export function shellQuote(s: string): string {

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile } from 'node:fs/promises';
 import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { SandboxError } from '../errors.ts';
 import { detachMountsUnder, removeTree } from '../removeTree.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
+import { readSubordinateIds } from '../userns/subordinateIds.ts';
+import { giveToSandboxRoot } from '../userns/treeOwner.ts';
 import { ChrootSandbox, instanceLayout } from './ChrootSandbox.ts';
 import type { InstanceRecord } from './InstanceRecord.ts';
 
@@ -14,9 +16,13 @@ export type NewInstance = Omit<InstanceRecord, 'id' | 'createdAt' | 'snapshots' 
 export async function createInstance(paths: SandboxPaths, spec: NewInstance): Promise<ChrootSandbox> {
   const id = `${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)}-${randomBytes(4).toString('hex')}`;
   const layout = instanceLayout(paths, id);
-  for (const dir of [layout.upper, layout.work, layout.merged, layout.workspace, layout.snapshots]) {
-    await mkdir(dir, { recursive: true });
-  }
+  const ids = readSubordinateIds();
+  const dirs = [layout.upper, layout.work, layout.merged, layout.workspace, layout.snapshots];
+  for (const dir of [...dirs, layout.transferIn, layout.transferOut]) await mkdir(dir, { recursive: true });
+  // the sandbox's ids must reach the instance's folders (a umask of 077 would shut them out)
+  for (const dir of [paths.root, paths.instances, layout.dir, layout.merged, layout.transferIn])
+    await chmod(dir, 0o755);
+  await giveToSandboxRoot(ids, [layout.upper, layout.work, layout.workspace, layout.transferOut]);
   const record: InstanceRecord = {
     ...spec,
     id,

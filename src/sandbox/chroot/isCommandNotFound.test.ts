@@ -3,10 +3,13 @@ import { lineForwarder } from '../provision/setupSandbox.ts';
 import { isCommandNotFound } from './ChrootSandbox.ts';
 
 describe('isCommandNotFound', () => {
-  it('recognises setpriv and sh wording only', () => {
-    expect(
-      isCommandNotFound('setpriv: failed to execute frobnicate: No such file or directory\n', ['frobnicate']),
-    ).toBe(true);
+  it('recognises the wording of env (which starts every argv inside) and sh only', () => {
+    expect(isCommandNotFound('env: ‘frobnicate’: No such file or directory\n', ['frobnicate'])).toBe(true);
+    expect(isCommandNotFound("env: 'frobnicate': No such file or directory\n", ['frobnicate', '-x'])).toBe(
+      true,
+    );
+    // a program the command ran itself is not the one the caller named
+    expect(isCommandNotFound('env: ‘helper’: No such file or directory\n', ['frobnicate'])).toBe(false);
     expect(isCommandNotFound('sh: 1: frobnicate: not found\n', 'frobnicate --version')).toBe(true);
     expect(isCommandNotFound('make: *** No rule to make target. Stop.\n', 'make')).toBe(false);
   });

@@ -2,6 +2,7 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { debianMirror } from '../../debian/debianMirror.ts';
 import { runProcess } from '../../process/runProcess.ts';
+import { adoptImages } from '../adoptImages.ts';
 import type { HostCheck } from '../checkHost.ts';
 import { instanceCommand } from '../chroot/instanceMounts.ts';
 import { compareToolchains } from '../compareToolchains.ts';
@@ -22,6 +23,8 @@ import { prepareHost } from '../prepareHost.ts';
 import { probeOverlay } from '../probeOverlay.ts';
 import type { SandboxMode } from '../Sandbox.ts';
 import { type SandboxPaths, sandboxPaths } from '../sandboxPaths.ts';
+import { readSubordinateIds } from '../userns/subordinateIds.ts';
+import { giveToSandboxRoot } from '../userns/treeOwner.ts';
 import { acceleratedLayerScript } from './acceleratedLayerScript.ts';
 import { CROSS_SPECS_PATH, crossSpecs, GO_ENV_DEFAULTS } from './crossSpecs.ts';
 import { mmdebstrapArgs } from './mmdebstrapArgs.ts';
@@ -80,6 +83,10 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
   if (!overlay.ok) throw new SandboxError('host-not-ready', overlay.detail);
 
   const keys = imageKeys(suite);
+  // trees are made as host root, then handed to the subordinate ids every sandbox runs as
+  const ids = readSubordinateIds();
+  const own = async (record: ImageRecord) =>
+    (await adoptImages(paths, [record], ids, progress))[0] as ImageRecord;
   let mirror = options.mirror;
   const needMirror = async () => {
     mirror ??= debianMirror() ?? undefined;
@@ -109,23 +116,25 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     return { recipe, mirror: url };
   };
 
-  const rootfs = await provisionImage(
-    paths,
-    {
-      key: keys.rootfs,
-      kind: 'rootfs',
-      suite,
-      architecture: 'riscv64',
-      tarball: true,
-      build: async (tree) => {
-        const extra = await debootstrap(rootfsRecipe(suite), tree);
-        // mount points for the workspace and the tools tree, so no instance has to create them
-        await mkdir(join(tree, 'build'), { recursive: true });
-        await mkdir(join(tree, 'native'), { recursive: true });
-        return { ...extra, toolchain: toolchainVersions(await readInstalledPackages(tree)) };
+  const rootfs = await own(
+    await provisionImage(
+      paths,
+      {
+        key: keys.rootfs,
+        kind: 'rootfs',
+        suite,
+        architecture: 'riscv64',
+        tarball: true,
+        build: async (tree) => {
+          const extra = await debootstrap(rootfsRecipe(suite), tree);
+          // mount points for the workspace and the tools tree, so no instance has to create them
+          await mkdir(join(tree, 'build'), { recursive: true });
+          await mkdir(join(tree, 'native'), { recursive: true });
+          return { ...extra, toolchain: toolchainVersions(await readInstalledPackages(tree)) };
+        },
       },
-    },
-    progress,
+      progress,
+    ),
   );
   if (mode === 'emulated') {
     const selfTest = await selfTestInstance(options.home, suite, mode);
@@ -147,42 +156,44 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
       return { ...extra, toolchain: toolchainVersions(await readInstalledPackages(tree)) };
     },
   });
-  const tools = await provisionImage(paths, toolsStep(keys.tools, toolsRecipe(suite)), progress);
+  const tools = await own(await provisionImage(paths, toolsStep(keys.tools, toolsRecipe(suite)), progress));
 
-  const accel = await provisionImage(
-    paths,
-    {
-      key: keys.accel,
-      kind: 'accel',
-      suite,
-      architecture: 'riscv64',
-      tarball: false,
-      build: async (tree, temp) => {
-        await mkdir(tree);
-        const comparison = compareToolchains(
-          await readInstalledPackages(imageTree(paths, keys.rootfs)),
-          await readInstalledPackages(imageTree(paths, keys.tools)),
-        );
-        const base = {
-          derivedFrom: [keys.rootfs, keys.tools],
-          toolchain: { check: comparison.details.join('; ') },
-        };
-        if (!comparison.match) return { ...base, refusedReason: comparison.reason };
-        progress(`${keys.accel}: diverting the riscv64 toolchain to the x86_64 cross compilers`);
-        await buildLayer(
-          paths,
-          keys.rootfs,
-          keys.tools,
-          tree,
-          temp,
-          acceleratedLayerScript(),
-          options.signal,
-        );
-        await expectDiversion(tree, '/usr/bin/riscv64-linux-gnu-gcc-14', 'accelerated');
-        return base;
+  const accel = await own(
+    await provisionImage(
+      paths,
+      {
+        key: keys.accel,
+        kind: 'accel',
+        suite,
+        architecture: 'riscv64',
+        tarball: false,
+        build: async (tree, temp) => {
+          await mkdir(tree);
+          const comparison = compareToolchains(
+            await readInstalledPackages(imageTree(paths, keys.rootfs)),
+            await readInstalledPackages(imageTree(paths, keys.tools)),
+          );
+          const base = {
+            derivedFrom: [keys.rootfs, keys.tools],
+            toolchain: { check: comparison.details.join('; ') },
+          };
+          if (!comparison.match) return { ...base, refusedReason: comparison.reason };
+          progress(`${keys.accel}: diverting the riscv64 toolchain to the x86_64 cross compilers`);
+          await buildLayer(
+            paths,
+            keys.rootfs,
+            keys.tools,
+            tree,
+            temp,
+            acceleratedLayerScript(),
+            options.signal,
+          );
+          await expectDiversion(tree, '/usr/bin/riscv64-linux-gnu-gcc-14', 'accelerated');
+          return base;
+        },
       },
-    },
-    progress,
+      progress,
+    ),
   );
   if (accel.refusedReason) throw modeRefused('accelerated', accel.refusedReason);
   if (mode === 'accelerated') {
@@ -190,54 +201,54 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     return { suite, rootfs, tools, accel, hostChecks, selfTest, durationMs: performance.now() - started };
   }
 
-  const nativeTools = await provisionImage(
-    paths,
-    toolsStep(keys.nativeTools, nativeToolsRecipe(suite)),
-    progress,
+  const nativeTools = await own(
+    await provisionImage(paths, toolsStep(keys.nativeTools, nativeToolsRecipe(suite)), progress),
   );
-  const native = await provisionImage(
-    paths,
-    {
-      key: keys.native,
-      kind: 'native',
-      suite,
-      architecture: 'riscv64',
-      tarball: false,
-      build: async (tree, temp) => {
-        await mkdir(tree);
-        const rootfsTree = imageTree(paths, keys.rootfs);
-        const toolsTree = imageTree(paths, keys.nativeTools);
-        const comparison = compareToolchains(
-          await readInstalledPackages(rootfsTree),
-          await readInstalledPackages(toolsTree),
-        );
-        const plan = planUserlandSwap(
-          await readPackageFiles(rootfsTree, [
-            ...SWAPPED_PACKAGES,
-            ...PERL_PACKAGES,
-            ...NATIVE_PERL_SCRIPT_PACKAGES,
-          ]),
-          await readPackageFiles(toolsTree, [...SWAPPED_PACKAGES, ...PERL_PACKAGES]),
-        );
-        const base = {
-          derivedFrom: [keys.rootfs, keys.nativeTools],
-          toolchain: { check: comparison.details.join('; ') },
-          swapped: [...plan.swaps, ...plan.perlScripts],
-          keptEmulated: plan.kept,
-        };
-        if (!comparison.match) return { ...base, refusedReason: comparison.reason };
-        progress(
-          `${keys.native}: diverting the toolchain, ${plan.swaps.length} userland programs and ${plan.perlScripts.length} perl scripts to x86_64`,
-        );
-        const script = [acceleratedLayerScript(), userlandSwapScript(plan)].join('\n');
-        await buildLayer(paths, keys.rootfs, keys.nativeTools, tree, temp, script, options.signal);
-        await expectDiversion(tree, '/usr/bin/riscv64-linux-gnu-gcc-14', 'native-userland');
-        if (plan.swaps.includes('/usr/bin/sed'))
-          await expectDiversion(tree, '/usr/bin/sed', 'native-userland');
-        return base;
+  const native = await own(
+    await provisionImage(
+      paths,
+      {
+        key: keys.native,
+        kind: 'native',
+        suite,
+        architecture: 'riscv64',
+        tarball: false,
+        build: async (tree, temp) => {
+          await mkdir(tree);
+          const rootfsTree = imageTree(paths, keys.rootfs);
+          const toolsTree = imageTree(paths, keys.nativeTools);
+          const comparison = compareToolchains(
+            await readInstalledPackages(rootfsTree),
+            await readInstalledPackages(toolsTree),
+          );
+          const plan = planUserlandSwap(
+            await readPackageFiles(rootfsTree, [
+              ...SWAPPED_PACKAGES,
+              ...PERL_PACKAGES,
+              ...NATIVE_PERL_SCRIPT_PACKAGES,
+            ]),
+            await readPackageFiles(toolsTree, [...SWAPPED_PACKAGES, ...PERL_PACKAGES]),
+          );
+          const base = {
+            derivedFrom: [keys.rootfs, keys.nativeTools],
+            toolchain: { check: comparison.details.join('; ') },
+            swapped: [...plan.swaps, ...plan.perlScripts],
+            keptEmulated: plan.kept,
+          };
+          if (!comparison.match) return { ...base, refusedReason: comparison.reason };
+          progress(
+            `${keys.native}: diverting the toolchain, ${plan.swaps.length} userland programs and ${plan.perlScripts.length} perl scripts to x86_64`,
+          );
+          const script = [acceleratedLayerScript(), userlandSwapScript(plan)].join('\n');
+          await buildLayer(paths, keys.rootfs, keys.nativeTools, tree, temp, script, options.signal);
+          await expectDiversion(tree, '/usr/bin/riscv64-linux-gnu-gcc-14', 'native-userland');
+          if (plan.swaps.includes('/usr/bin/sed'))
+            await expectDiversion(tree, '/usr/bin/sed', 'native-userland');
+          return base;
+        },
       },
-    },
-    progress,
+      progress,
+    ),
   );
   if (native.refusedReason) throw modeRefused('native-userland', native.refusedReason);
   const selfTest = await selfTestInstance(options.home, suite, mode);
@@ -299,8 +310,12 @@ async function buildLayer(
 ): Promise<string> {
   const dirs = { work: join(temp, 'work'), merged: join(temp, 'merged'), workspace: join(temp, 'build') };
   for (const dir of Object.values(dirs)) await mkdir(dir, { recursive: true });
+  const ids = readSubordinateIds();
+  await giveToSandboxRoot(ids, [tree, dirs.work, dirs.workspace]);
   const command = instanceCommand(
     {
+      sandboxRoot: paths.root,
+      ids,
       lowerDirs: [imageTree(paths, rootfsKey)],
       upperDir: tree,
       workDir: dirs.work,
@@ -311,11 +326,12 @@ async function buildLayer(
     },
     '/',
     ['/bin/sh', '-c', script],
+    { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root', LANG: 'C.UTF-8' },
   );
   const result = await runProcess({
     command,
     clearEnv: true,
-    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root', LANG: 'C.UTF-8' },
+    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' },
     timeoutMs: 20 * 60_000,
     signal,
   });

@@ -1,0 +1,82 @@
+import { statfs } from 'node:fs/promises';
+import { runProcess } from '../../process/runProcess.ts';
+
+/** The disk a command may take: the host keeps a floor of free space, an instance has a ceiling. */
+export interface DiskLimits {
+  /** The command is stopped when the filesystem holding the instance has less free than this. */
+  minFreeBytes: number;
+  minFreeInodes: number;
+  /** The instance (its upper layer and workspace) may not grow past this. */
+  maxInstanceBytes: number;
+}
+
+export const DEFAULT_DISK_LIMITS: DiskLimits = {
+  minFreeBytes: 512 * 1024 ** 2,
+  minFreeInodes: 20_000,
+  maxInstanceBytes: 40 * 1024 ** 3,
+};
+
+const FREE_CHECK_MS = 2_000;
+const USAGE_CHECK_MS = 30_000;
+
+/**
+ * Watches the disk while a command runs and calls `onExceeded` once, with the reason, when a
+ * limit is crossed (the caller stops the command). Free space is a cheap statfs every 2 s; the
+ * instance's own size a `du` every 30 s. Returns the function that stops watching.
+ */
+export function watchDisk(
+  instanceDir: string,
+  limits: DiskLimits,
+  onExceeded: (reason: string) => void,
+): () => void {
+  let done = false;
+  const exceeded = (reason: string) => {
+    if (done) return;
+    done = true;
+    stop();
+    onExceeded(reason);
+  };
+  const checkFree = async () => {
+    const fs = await statfs(instanceDir).catch(() => undefined);
+    if (!fs || done) return;
+    const free = fs.bavail * fs.bsize;
+    if (free < limits.minFreeBytes)
+      exceeded(
+        `the disk holding the sandbox has ${mib(free)} free, under the floor of ${mib(limits.minFreeBytes)}`,
+      );
+    else if (fs.files > 0 && fs.ffree < limits.minFreeInodes)
+      exceeded(
+        `the disk holding the sandbox has ${fs.ffree} free inodes, under the floor of ${limits.minFreeInodes}`,
+      );
+  };
+  const checkUsage = async () => {
+    const used = await instanceBytes(instanceDir);
+    if (!done && used > limits.maxInstanceBytes)
+      exceeded(`the sandbox instance uses ${mib(used)}, over its limit of ${mib(limits.maxInstanceBytes)}`);
+  };
+  const free = setInterval(() => void checkFree(), FREE_CHECK_MS);
+  const usage = setInterval(() => void checkUsage(), USAGE_CHECK_MS);
+  free.unref();
+  usage.unref();
+  const stop = () => {
+    done = true;
+    clearInterval(free);
+    clearInterval(usage);
+  };
+  void checkFree();
+  return stop;
+}
+
+/** Bytes a folder takes on its own filesystem (never crossing into mounts). */
+export async function instanceBytes(dir: string): Promise<number> {
+  const result = await runProcess({
+    command: ['du', '-sx', '--block-size=1', '--', dir],
+    timeoutMs: 60_000,
+    captureBytes: 4096,
+  }).catch(() => undefined);
+  return Number(result?.stdout.split('\t')[0]) || 0;
+}
+
+function mib(bytes: number): string {
+  return `${Math.round(bytes / 1024 ** 2)} MiB`;
+}

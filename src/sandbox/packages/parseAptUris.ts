@@ -1,0 +1,50 @@
+/** One package apt would fetch, as `apt-get --print-uris` names it. */
+export interface AptDownload {
+  uri: string;
+  /** The file name apt expects in /var/cache/apt/archives. */
+  fileName: string;
+  size: number;
+  sha256: string;
+}
+
+const LINE = /^'([^'\s]+)' (\S+) (\d+) SHA256:([0-9a-f]{64})$/;
+const DEB_FILE = /^[A-Za-z0-9][A-Za-z0-9+.~_%-]*\.deb$/;
+
+/**
+ * The downloads in `apt-get install --print-uris` output. The text comes from inside the
+ * sandbox, so every line must have exactly the expected form: a URI under one of the allowed
+ * archive prefixes (its pool), a plain .deb file name, a size and a SHA-256. Anything else in a
+ * quoted-URI line is refused, not skipped.
+ */
+export function parseAptUris(output: string, allowedPrefixes: readonly string[]): AptDownload[] {
+  const downloads: AptDownload[] = [];
+  for (const raw of output.split('\n')) {
+    const line = raw.trim();
+    if (!line.startsWith("'")) continue;
+    const match = LINE.exec(line);
+    if (!match) throw new Error(`unexpected line in apt's download list: ${line.slice(0, 200)}`);
+    const [, uri = '', fileName = '', size = '0', sha256 = ''] = match;
+    if (!DEB_FILE.test(fileName)) throw new Error(`not a package file name: ${fileName}`);
+    if (!isAllowedUri(uri, allowedPrefixes)) throw new Error(`not from the sandbox's Debian archive: ${uri}`);
+    downloads.push({ uri, fileName, size: Number(size), sha256 });
+  }
+  return downloads;
+}
+
+/** A URI in the pool of one of the archives (http or https, no `..`, no query, no credentials). */
+export function isAllowedUri(uri: string, allowedPrefixes: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (url.username || url.password || url.search || url.hash) return false;
+  if (url.pathname.split('/').some((part) => part === '..' || part === '.')) return false;
+  if (!url.pathname.endsWith('.deb')) return false;
+  return allowedPrefixes.some((prefix) => {
+    const base = prefix.replace(/\/+$/, '');
+    return url.href.startsWith(`${base}/pool/`);
+  });
+}
