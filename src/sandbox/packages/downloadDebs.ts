@@ -19,8 +19,8 @@ const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Fetches each package into `cacheDir` (kept there: the next install of the same version is
- * free), checking size and SHA-256 against what apt's signed lists say; a cached file is used
- * only when its hash matches. Files appear under their names only when complete and checked.
+ * free), checking size and hash against what apt's lists say (apt inside checks each file again
+ * against its signed lists before installing); a cached file is used only when its hash matches. Files appear under their names only when complete and checked.
  * Returns the paths, in order.
  */
 export async function downloadDebs(
@@ -41,7 +41,7 @@ export async function downloadDebs(
 async function matches(path: string, d: AptDownload): Promise<boolean> {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile() || info.size !== d.size) return false;
-  return (await sha256File(path)) === d.sha256;
+  return (await hashFile(path, d.hash.algorithm)) === d.hash.hex;
 }
 
 async function fetchOne(
@@ -64,7 +64,7 @@ async function fetchOne(
     throw new DebDownloadError('network', `could not download ${d.uri}: HTTP ${response.status}`);
   const temp = `${target}.${randomBytes(4).toString('hex')}.partial`;
   const file = await open(temp, 'wx', 0o644);
-  const hash = createHash('sha256');
+  const hash = createHash(d.hash.algorithm);
   let size = 0;
   try {
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -83,16 +83,16 @@ async function fetchOne(
   }
   await file.close();
   const digest = hash.digest('hex');
-  if (size !== d.size || digest !== d.sha256) {
+  if (size !== d.size || digest !== d.hash.hex) {
     await rm(temp, { force: true });
-    throw new DebDownloadError('mismatch', `${d.uri}: size or SHA-256 differs from the package lists`);
+    throw new DebDownloadError('mismatch', `${d.uri}: size or ${d.hash.algorithm} hash differs from the package lists`);
   }
   await rename(temp, target);
 }
 
-function sha256File(path: string): Promise<string> {
+function hashFile(path: string, algorithm: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const hash = createHash('sha256');
+    const hash = createHash(algorithm);
     createReadStream(path)
       .on('data', (chunk) => hash.update(chunk))
       .on('error', reject)

@@ -4,16 +4,19 @@ export interface AptDownload {
   /** The file name apt expects in /var/cache/apt/archives. */
   fileName: string;
   size: number;
-  sha256: string;
+  /** The hash apt names (it prints one of the lists' hashes; apt checks the strongest itself). */
+  hash: { algorithm: 'md5' | 'sha1' | 'sha256' | 'sha512'; hex: string };
 }
 
-const LINE = /^'([^'\s]+)' (\S+) (\d+) SHA256:([0-9a-f]{64})$/;
+const ALGORITHMS = { MD5Sum: 'md5', SHA1: 'sha1', SHA256: 'sha256', SHA512: 'sha512' } as const;
+
+const LINE = /^'([^'\s]+)' (\S+) (\d+) (MD5Sum|SHA1|SHA256|SHA512):([0-9a-f]{32,128})$/;
 const DEB_FILE = /^[A-Za-z0-9][A-Za-z0-9+.~_%-]*\.deb$/;
 
 /**
  * The downloads in `apt-get install --print-uris` output. The text comes from inside the
  * sandbox, so every line must have exactly the expected form: a URI under one of the allowed
- * archive prefixes (its pool), a plain .deb file name, a size and a SHA-256. Anything else in a
+ * archive prefixes (its pool), a plain .deb file name, a size and a hash. Anything else in a
  * quoted-URI line is refused, not skipped.
  */
 export function parseAptUris(output: string, allowedPrefixes: readonly string[]): AptDownload[] {
@@ -23,10 +26,11 @@ export function parseAptUris(output: string, allowedPrefixes: readonly string[])
     if (!line.startsWith("'")) continue;
     const match = LINE.exec(line);
     if (!match) throw new Error(`unexpected line in apt's download list: ${line.slice(0, 200)}`);
-    const [, uri = '', fileName = '', size = '0', sha256 = ''] = match;
+    const [, uri = '', fileName = '', size = '0', name = '', hex = ''] = match;
+    const algorithm = ALGORITHMS[name as keyof typeof ALGORITHMS];
     if (!DEB_FILE.test(fileName)) throw new Error(`not a package file name: ${fileName}`);
     if (!isAllowedUri(uri, allowedPrefixes)) throw new Error(`not from the sandbox's Debian archive: ${uri}`);
-    downloads.push({ uri, fileName, size: Number(size), sha256 });
+    downloads.push({ uri, fileName, size: Number(size), hash: { algorithm, hex } });
   }
   return downloads;
 }
