@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { type DefaultPlan, defaultPlan } from '../analysis/detectBuildSystems.ts';
 import { type ScriptedAnalysis, scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { BuildPlan, PlanPhase, PortState } from './PortState.ts';
+import { allowedPlanEnv } from './planEnvironment.ts';
 
 /** Where the source tree is inside the sandbox; commands see it as $RVPORT_SRC. */
 export const SANDBOX_SRC = '/build/src';
@@ -22,7 +23,8 @@ export function artifactLocation(path: string): { folder: 'src' | 'dest'; rel: s
 export function planCommandContext(plan: BuildPlan | null): { cwd: string; env: Record<string, string> } {
   return {
     cwd: posix.join(SANDBOX_SRC, plan?.dir ?? '.'),
-    env: { ...plan?.env, RVPORT_SRC: SANDBOX_SRC, RVPORT_DESTDIR: SANDBOX_DEST },
+    // a recipe or an imported cache entry was not checked when it was made here: check it again
+    env: { ...allowedPlanEnv(plan?.env).env, RVPORT_SRC: SANDBOX_SRC, RVPORT_DESTDIR: SANDBOX_DEST },
   };
 }
 

@@ -2,6 +2,7 @@ import { BUILD_SYSTEM_TYPES } from '../../analysis/buildSystems/BuildSystemDetec
 import { reviewPackageNames } from '../../debian/reviewPackageNames.ts';
 import { guardCommand } from '../../llm/index.ts';
 import type { BuildPlan, PlanPhase } from '../PortState.ts';
+import { planEnvProblem } from '../planEnvironment.ts';
 import { SANDBOX_DEST } from '../planFromAnalysis.ts';
 import { existingSourceDir } from './existingSourceDir.ts';
 import { type BuildPlanAnswer, PLAN_PHASE_NAMES } from './scoutPrompt.ts';
@@ -70,6 +71,7 @@ export function validateScoutPlan(
   for (const { name, value } of answer.env) {
     if (!ENV_NAME.test(name)) problems.push(`invalid variable name ${JSON.stringify(name)}`);
     else if (RESERVED_ENV.has(name)) problems.push(`${name} is set by the sandbox`);
+    else if (planEnvProblem(name)) problems.push(planEnvProblem(name) as string);
     else if (value.includes('\0') || value.includes('\n')) problems.push(`${name} has a control character`);
     else if (/-march=native|-mtune=native/.test(value)) problems.push(`${name} asks for -march=native`);
     else env[name] = value;
