@@ -5,6 +5,7 @@ import { modeRefused, SandboxError } from './errors.ts';
 import { findImages } from './findImages.ts';
 import { DEFAULT_SUITE } from './imageRecipes.ts';
 import type { ImageRecord } from './imageStore.ts';
+import type { SandboxLimitOverrides } from './limits/SandboxLimits.ts';
 import type { SandboxMode } from './Sandbox.ts';
 import { sandboxPaths } from './sandboxPaths.ts';
 import { readSubordinateIds } from './userns/subordinateIds.ts';
@@ -19,6 +20,8 @@ export interface CreateSandboxOptions {
   keep?: boolean;
   /** Added to every command's environment (a proof run pins SOURCE_DATE_EPOCH with it). */
   env?: Record<string, string>;
+  /** Limits other than the defaults. */
+  limits?: SandboxLimitOverrides;
 }
 
 /**
@@ -49,6 +52,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
       lowerKeys: [images.rootfs.key],
       ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
       ...(options.env ? { env: options.env } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
       keep: options.keep ?? false,
     });
   }
@@ -68,6 +72,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
     toolsKey: tools.key,
     ...(options.env ? { env: options.env } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
     keep: options.keep ?? false,
   });
 }

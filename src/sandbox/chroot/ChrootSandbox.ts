@@ -7,7 +7,8 @@ import { runProcess } from '../../process/runProcess.ts';
 import { SandboxError } from '../errors.ts';
 import { imageTree } from '../imageStore.ts';
 import { type CgroupPlacement, createCgroupPlacement } from '../limits/cgroupLimits.ts';
-import { DEFAULT_DISK_LIMITS, watchDisk } from '../limits/watchDisk.ts';
+import { resolveLimits } from '../limits/SandboxLimits.ts';
+import { watchDisk } from '../limits/watchDisk.ts';
 import { DebDownloadError, downloadDebs } from '../packages/downloadDebs.ts';
 import { parseAptUris } from '../packages/parseAptUris.ts';
 import { removeTree } from '../removeTree.ts';
@@ -46,9 +47,6 @@ const HOST_ENV: Readonly<Record<string, string>> = {
   PATH: '/usr/sbin:/usr/bin:/sbin:/bin',
   LANG: 'C.UTF-8',
 };
-
-/** A command that writes more than this (both streams) is stopped: a log flood ends the port. */
-export const OUTPUT_LIMIT_BYTES = 512 * 1024 ** 2;
 
 /** Default retained output per stream. */
 export const DEFAULT_OUTPUT_CAP_BYTES = 256 * 1024;
@@ -328,9 +326,11 @@ export class ChrootSandbox implements Sandbox {
     const argv = typeof command === 'string' ? ['/bin/sh', '-c', command] : [...command];
     if (argv.length === 0 || !argv[0]) throw new SandboxError('sandbox-failed', 'empty command');
     const env = { ...SANDBOX_BASE_ENV, ...this.record.env, ...options.env };
-    const cgroups = await createCgroupPlacement(`${this.id}-${++this.runCount}`);
+    const limits = resolveLimits(this.record.limits);
+    const cgroups = await createCgroupPlacement(`${this.id}-${++this.runCount}`, limits.resources);
     const mounts = {
       ...this.mounts(options.network ?? false, options.transfer),
+      tmpfs: limits.tmpfs,
       ...(cgroups ? { cgroups } : {}),
     };
     let hostArgv: string[];
@@ -342,7 +342,7 @@ export class ChrootSandbox implements Sandbox {
     }
     const stopped = new AbortController();
     let disk: string | undefined;
-    const stopWatching = watchDisk(this.layout.dir, DEFAULT_DISK_LIMITS, (reason) => {
+    const stopWatching = watchDisk(this.layout.dir, limits.disk, (reason) => {
       disk = reason;
       stopped.abort();
     });
@@ -357,7 +357,7 @@ export class ChrootSandbox implements Sandbox {
         timeoutMs: options.timeoutMs,
         signal,
         captureBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
-        outputLimitBytes: OUTPUT_LIMIT_BYTES,
+        outputLimitBytes: limits.outputBytes,
         logFile: options.logFile,
         input: options.input,
         onStdout: options.onStdout,
@@ -366,7 +366,7 @@ export class ChrootSandbox implements Sandbox {
     } finally {
       stopWatching();
     }
-    const limit = await limitHit(result, disk, cgroups);
+    const limit = await limitHit(result, disk, cgroups, limits.outputBytes);
     await cgroups?.remove();
     if (result.exitCode === SETUP_FAILED_EXIT && result.stderr.includes(SETUP_FAILED_MARK)) {
       throw new SandboxError(
@@ -440,12 +440,13 @@ async function limitHit(
   result: { outputLimited: boolean; exitCode: number },
   disk: string | undefined,
   cgroups: CgroupPlacement | undefined,
+  outputBytes: number,
 ): Promise<SandboxLimitHit | undefined> {
   if (disk) return { kind: 'disk', detail: `stopped: ${disk}` };
   if (result.outputLimited)
     return {
       kind: 'output',
-      detail: `stopped: the command wrote more than ${OUTPUT_LIMIT_BYTES} bytes of output`,
+      detail: `stopped: the command wrote more than ${outputBytes} bytes of output`,
     };
   const hits = await cgroups?.hits();
   if (hits?.memory)

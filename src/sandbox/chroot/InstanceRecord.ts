@@ -1,3 +1,4 @@
+import type { SandboxLimitOverrides } from '../limits/SandboxLimits.ts';
 import type { SandboxMode } from '../Sandbox.ts';
 
 /** `instance.json`: what an instance is made of and who owns it. */
@@ -12,6 +13,8 @@ export interface InstanceRecord {
   env?: Record<string, string>;
   /** The Debian archive the rootfs came from: package downloads for the instance come only from it. */
   mirror?: string;
+  /** Limits other than the defaults (tests use small ones). */
+  limits?: SandboxLimitOverrides;
   /** The rvport process that created it; when it is gone, the instance is stale unless kept. */
   ownerPid: number;
   /** Kept instances survive their owner (`--keep-sandbox`) until destroyed. */

@@ -8,21 +8,23 @@ export interface DiskLimits {
   minFreeInodes: number;
   /** The instance (its upper layer and workspace) may not grow past this. */
   maxInstanceBytes: number;
+  /** How often the instance's size is measured (a `du`). */
+  usageCheckMs: number;
 }
 
 export const DEFAULT_DISK_LIMITS: DiskLimits = {
   minFreeBytes: 512 * 1024 ** 2,
   minFreeInodes: 20_000,
   maxInstanceBytes: 40 * 1024 ** 3,
+  usageCheckMs: 30_000,
 };
 
 const FREE_CHECK_MS = 2_000;
-const USAGE_CHECK_MS = 30_000;
 
 /**
  * Watches the disk while a command runs and calls `onExceeded` once, with the reason, when a
  * limit is crossed (the caller stops the command). Free space is a cheap statfs every 2 s; the
- * instance's own size a `du` every 30 s. Returns the function that stops watching.
+ * instance's own size a `du` every `usageCheckMs`. Returns the function that stops watching.
  */
 export function watchDisk(
   instanceDir: string,
@@ -55,7 +57,7 @@ export function watchDisk(
       exceeded(`the sandbox instance uses ${mib(used)}, over its limit of ${mib(limits.maxInstanceBytes)}`);
   };
   const free = setInterval(() => void checkFree(), FREE_CHECK_MS);
-  const usage = setInterval(() => void checkUsage(), USAGE_CHECK_MS);
+  const usage = setInterval(() => void checkUsage(), limits.usageCheckMs);
   free.unref();
   usage.unref();
   const stop = () => {

@@ -85,7 +85,10 @@ async function fetchOne(
   const digest = hash.digest('hex');
   if (size !== d.size || digest !== d.hash.hex) {
     await rm(temp, { force: true });
-    throw new DebDownloadError('mismatch', `${d.uri}: size or ${d.hash.algorithm} hash differs from the package lists`);
+    throw new DebDownloadError(
+      'mismatch',
+      `${d.uri}: size or ${d.hash.algorithm} hash differs from the package lists`,
+    );
   }
   await rename(temp, target);
 }
