@@ -1,5 +1,5 @@
 import type { PortState } from './PortState.ts';
-import { FUNDAMENTAL_BLOCKERS } from './vocabulary.ts';
+import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from './vocabulary.ts';
 
 /** Errors in a row with one signature that mean the port is going round in circles. */
 export const LOOP_LENGTH = 3;
@@ -24,7 +24,10 @@ export function escalationReason(state: PortState): string | null {
   if (attemptsExhausted(state)) return `the attempt limit (${state.options.maxAttempts}) is reached`;
   if (isErrorLoop(state)) return `the same error ${LOOP_LENGTH} times in a row: ${last?.signature}`;
   if (last?.category === 'PERMISSION') return 'a permission error, which a rebuild cannot fix';
-  if (last?.category === 'DISK_SPACE') return 'the disk is full';
+  if (last?.category === 'DISK_SPACE')
+    return `the disk is full or the sandbox's disk limit was reached: ${last.evidence ?? last.message.split('\n').at(-1)}`;
+  if (last && SANDBOX_LIMIT_CATEGORIES.has(last.category))
+    return `a limit of the sandbox stopped the build (${last.category}): ${last.evidence ?? last.message.split('\n').at(-1)}`;
   if (last && FUNDAMENTAL_BLOCKERS.has(last.category))
     return `a fundamental blocker (${last.category}): ${last.evidence ?? last.message.split('\n')[0]}`;
   if (state.llm.costUsd > state.options.costCapUsd) {

@@ -23,6 +23,9 @@ export const ERROR_CATEGORIES = [
   'RATE_LIMIT',
   'PERMISSION',
   'DISK_SPACE',
+  'MEMORY_LIMIT',
+  'PROCESS_LIMIT',
+  'OUTPUT_LIMIT',
   'TIMEOUT',
   'LICENSE_INCOMPATIBLE',
   'REQUIRES_HARDWARE',
@@ -37,6 +40,22 @@ export const FUNDAMENTAL_BLOCKERS: ReadonlySet<ErrorCategory> = new Set([
   'REQUIRES_HARDWARE',
   'ARCHITECTURE_IMPOSSIBLE',
 ]);
+
+/** A limit of the sandbox stopped the command: the port ends, with the limit named. */
+export const SANDBOX_LIMIT_CATEGORIES: ReadonlySet<ErrorCategory> = new Set([
+  'DISK_SPACE',
+  'MEMORY_LIMIT',
+  'PROCESS_LIMIT',
+  'OUTPUT_LIMIT',
+]);
+
+/** The category of each limit the sandbox enforces. */
+export const LIMIT_CATEGORY = {
+  disk: 'DISK_SPACE',
+  memory: 'MEMORY_LIMIT',
+  processes: 'PROCESS_LIMIT',
+  output: 'OUTPUT_LIMIT',
+} as const satisfies Record<string, ErrorCategory>;
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];

@@ -5,7 +5,7 @@ import { modeRefused, SandboxError } from './errors.ts';
 import { findImages } from './findImages.ts';
 import { DEFAULT_SUITE } from './imageRecipes.ts';
 import type { ImageRecord } from './imageStore.ts';
-import type { SandboxLimitOverrides } from './limits/SandboxLimits.ts';
+import { limitsFromEnvironment, type SandboxLimitOverrides } from './limits/SandboxLimits.ts';
 import type { SandboxMode } from './Sandbox.ts';
 import { sandboxPaths } from './sandboxPaths.ts';
 import { readSubordinateIds } from './userns/subordinateIds.ts';
@@ -39,6 +39,12 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     throw new SandboxError('image-missing', `no riscv64 ${suite} image in ${paths.images}`, setupHint);
   }
   const ids = readSubordinateIds();
+  let limits: SandboxLimitOverrides;
+  try {
+    limits = options.limits ?? limitsFromEnvironment();
+  } catch (error) {
+    throw new SandboxError('sandbox-failed', (error as Error).message);
+  }
   const adopt = (records: Array<ImageRecord | undefined>) =>
     adoptImages(
       paths,
@@ -52,7 +58,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
       lowerKeys: [images.rootfs.key],
       ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
       ...(options.env ? { env: options.env } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
+      ...(Object.keys(limits).length > 0 ? { limits } : {}),
       keep: options.keep ?? false,
     });
   }
@@ -72,7 +78,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
     toolsKey: tools.key,
     ...(options.env ? { env: options.env } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
+    ...(Object.keys(limits).length > 0 ? { limits } : {}),
     keep: options.keep ?? false,
   });
 }

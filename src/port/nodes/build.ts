@@ -16,7 +16,7 @@ import type {
 } from '../PortState.ts';
 import { SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { routeBuildResult } from '../routes/routeBuildResult.ts';
-import { FUNDAMENTAL_BLOCKERS } from '../vocabulary.ts';
+import { FUNDAMENTAL_BLOCKERS, LIMIT_CATEGORY, SANDBOX_LIMIT_CATEGORIES } from '../vocabulary.ts';
 import { withAudit } from './audit.ts';
 import { BUILD_PHASE_ORDER, BUILD_PHASES, freshSource, installPackages, runLogged } from './buildSteps.ts';
 import { makeError, recordError } from './recordError.ts';
@@ -160,8 +160,11 @@ export const buildNode = FunctionNode<PortState>({
             output: `${result.stdout}\n${result.stderr}`.slice(-FAILURE_OUTPUT_BYTES),
             exitCode: result.exitCode,
             timedOut: result.timedOut,
+            ...(result.limit
+              ? { category: LIMIT_CATEGORY[result.limit.kind], evidence: result.limit.detail }
+              : {}),
           };
-          if (repairs < MAX_REPAIRS_PER_BUILD && !result.timedOut) {
+          if (repairs < MAX_REPAIRS_PER_BUILD && !result.timedOut && !result.limit) {
             const hctx: HeuristicContext = {
               failure,
               plan,
@@ -208,8 +211,8 @@ export const buildNode = FunctionNode<PortState>({
           const hopeless =
             stop !== null &&
             (FUNDAMENTAL_BLOCKERS.has(error.category) ||
-              error.category === 'PERMISSION' ||
-              error.category === 'DISK_SPACE');
+              SANDBOX_LIMIT_CATEGORIES.has(error.category) ||
+              error.category === 'PERMISSION');
           return done({
             ...recorded,
             ...judged,

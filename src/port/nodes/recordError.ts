@@ -15,11 +15,14 @@ export interface ErrorInput {
   timedOut?: boolean;
   /** Decided by the caller instead of by the output. */
   category?: ErrorCategory;
+  /** The line that decided, when the caller decided (a sandbox limit's reason). */
+  evidence?: string;
 }
 
 /** Builds an error record: category from the rules (or given), signature for loop detection. */
 export function makeError(input: ErrorInput): ErrorRecord {
-  const classified = classifyError(input.output, { timedOut: input.timedOut ?? false });
+  const fromOutput = classifyError(input.output, { timedOut: input.timedOut ?? false });
+  const classified = input.evidence ? { ...fromOutput, evidence: input.evidence } : fromOutput;
   const category = input.category ?? classified.category;
   const lines = input.output.split('\n');
   const message = lines.slice(-ERROR_TAIL_LINES).join('\n').trim() || '(no output)';
@@ -34,7 +37,7 @@ export function makeError(input: ErrorInput): ErrorRecord {
     category,
     severity: input.category ? severityOf(input.category) : classified.severity,
     message: `${evidence}${message}`,
-    ...(classified.evidence && !input.category ? { evidence: classified.evidence } : {}),
+    ...(classified.evidence && (!input.category || input.evidence) ? { evidence: classified.evidence } : {}),
     signature: `${category}: ${errorSignature(classified.evidence || message)}`,
   };
 }

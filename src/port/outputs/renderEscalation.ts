@@ -80,6 +80,12 @@ function recommend(state: PortState): string {
       return 'The build needs permissions the sandbox does not give (it must not write outside its tree).';
     case 'DISK_SPACE':
       return 'Free disk space in RVPORT_HOME (or give the instance more room) and run the port again; it resumes.';
+    case 'MEMORY_LIMIT':
+      return "A build command used more memory than the sandbox allows (a process was killed). If the build really needs more, lower its parallelism in a custom plan (for example `make -j1`); a build that keeps growing is the package's bug.";
+    case 'PROCESS_LIMIT':
+      return 'A build command started more processes than the sandbox allows (a fork bomb or a runaway test). Look at the command in build.log; lower its parallelism or turn off the part that spawns them.';
+    case 'OUTPUT_LIMIT':
+      return 'A build command wrote more output than the sandbox keeps (a log flood, often a test in an endless loop). The last lines of build.log show which; turn that part off in a custom plan.';
     case 'NETWORK':
       return 'The build tries to download during the build. Vendor the dependency into the source, or turn off the part that downloads.';
     case 'DEPENDENCY':

@@ -35,3 +35,37 @@ export function resolveLimits(overrides: SandboxLimitOverrides = {}): SandboxLim
     outputBytes: overrides.outputBytes ?? d.outputBytes,
   };
 }
+
+const MIB = 1024 ** 2;
+
+/**
+ * Limits a person sets for every sandbox of a run: RVPORT_SANDBOX_MEMORY_MB,
+ * RVPORT_SANDBOX_PROCESSES, RVPORT_SANDBOX_OUTPUT_MB, RVPORT_SANDBOX_DISK_MB (the instance's
+ * ceiling). Values that are not positive whole numbers are an error, not ignored.
+ */
+export function limitsFromEnvironment(env: NodeJS.ProcessEnv = process.env): SandboxLimitOverrides {
+  const number = (name: string): number | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return undefined;
+    const value = Number(raw);
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new Error(`${name} must be a positive whole number, not ${JSON.stringify(raw)}`);
+    return value;
+  };
+  const memory = number('RVPORT_SANDBOX_MEMORY_MB');
+  const processes = number('RVPORT_SANDBOX_PROCESSES');
+  const output = number('RVPORT_SANDBOX_OUTPUT_MB');
+  const disk = number('RVPORT_SANDBOX_DISK_MB');
+  return {
+    ...(memory || processes
+      ? {
+          resources: {
+            ...(memory ? { memoryBytes: memory * MIB } : {}),
+            ...(processes ? { processes } : {}),
+          },
+        }
+      : {}),
+    ...(output ? { outputBytes: output * MIB } : {}),
+    ...(disk ? { disk: { maxInstanceBytes: disk * MIB } } : {}),
+  };
+}
