@@ -9,6 +9,8 @@ const ready: HostFacts = {
   binfmt: { mounted: true, registered: true, enabled: true, flags: 'PF', fixBinary: true, interpreter: '/q' },
   overlayfs: true,
   namespaces: true,
+  subordinateIds: true,
+  user: 'root',
 };
 
 describe('evaluateHost', () => {
@@ -39,5 +41,15 @@ describe('evaluateHost', () => {
     const fixes = fixCommands(evaluateHost({ ...ready, isRoot: false, overlayfs: false }));
     expect(fixes[0]).toMatch(/as root/);
     expect(fixes).toContain('modprobe overlay');
+  });
+
+  it('needs no root when everything is in place, and names the subordinate ids when they are missing', () => {
+    const rootless = { ...ready, isRoot: false, user: 'porter' };
+    expect(evaluateHost(rootless).every((c) => c.ok)).toBe(true);
+    const checks = evaluateHost({ ...rootless, subordinateIds: false, namespaces: false });
+    expect(checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(['root', 'subordinate-ids', 'namespaces']);
+    expect(fixCommands(checks)[1]).toBe(
+      'usermod --add-subuids 100000-165535 --add-subgids 100000-165535 porter',
+    );
   });
 });

@@ -3,6 +3,13 @@ import { access, readFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { runProcess } from '../process/runProcess.ts';
 import { type BinfmtStatus, RISCV64_BINFMT, readBinfmtStatus } from './binfmtStatus.ts';
+import {
+  currentIdOwner,
+  readSubordinateIds,
+  type SubordinateIds,
+  subordinateIdsFix,
+} from './userns/subordinateIds.ts';
+import { sandboxUserArgs } from './userns/userNamespace.ts';
 
 /** Host commands the chroot backend runs, and the Debian package that provides each. */
 export const HOST_COMMANDS: Readonly<Record<string, string>> = {
@@ -12,6 +19,11 @@ export const HOST_COMMANDS: Readonly<Record<string, string>> = {
   'update-binfmts': 'binfmt-support',
   unshare: 'util-linux',
   setpriv: 'util-linux',
+  // sandboxes run in user namespaces mapped to subordinate ids
+  newuidmap: 'uidmap',
+  newgidmap: 'uidmap',
+  // mmdebstrap stops without it for a foreign architecture
+  'arch-test': 'arch-test',
   tar: 'tar',
 };
 
@@ -23,8 +35,12 @@ export interface HostFacts {
   commands: Readonly<Record<string, boolean>>;
   binfmt: BinfmtStatus;
   overlayfs: boolean;
-  /** Mount, PID and network namespaces can be created. */
+  /** A user namespace mapped to the subordinate ids, with mount, PID and network namespaces. */
   namespaces: boolean;
+  /** The user running rvport has 65536 subordinate user and group ids. */
+  subordinateIds: boolean;
+  /** Who runs rvport (for the fixes). */
+  user: string;
 }
 
 export interface HostCheck {
@@ -39,14 +55,7 @@ export interface HostCheck {
 
 /** What the facts mean, one check per requirement, in the order a person would fix them. */
 export function evaluateHost(facts: HostFacts): HostCheck[] {
-  const checks: HostCheck[] = [
-    {
-      id: 'root',
-      ok: facts.isRoot,
-      detail: facts.isRoot ? 'running as root' : 'the chroot backend needs root (mounts, namespaces, chroot)',
-      fixCommand: facts.isRoot ? undefined : 'run rvport as root (e.g. with sudo)',
-    },
-  ];
+  const checks: HostCheck[] = [];
   for (const [command, pkg] of Object.entries(HOST_COMMANDS)) {
     const ok = facts.commands[command] === true;
     checks.push({
@@ -83,13 +92,35 @@ export function evaluateHost(facts: HostFacts): HostCheck[] {
     fixCommand: facts.overlayfs ? undefined : 'modprobe overlay',
   });
   checks.push({
+    id: 'subordinate-ids',
+    ok: facts.subordinateIds,
+    detail: facts.subordinateIds
+      ? `${facts.user} has 65536 subordinate user and group ids (root inside a sandbox is one of them)`
+      : `${facts.user} has no range of 65536 subordinate ids in /etc/subuid and /etc/subgid`,
+    fixCommand: facts.subordinateIds ? undefined : subordinateIdsFix(facts.user),
+  });
+  checks.push({
     id: 'namespaces',
     ok: facts.namespaces,
     detail: facts.namespaces
-      ? 'mount, PID and network namespaces work'
-      : facts.isRoot
-        ? 'cannot create mount, PID and network namespaces (unshare failed)'
-        : 'mount, PID and network namespaces not checked (needs root)',
+      ? 'user, mount, PID and network namespaces work'
+      : 'cannot create a user namespace mapped to the subordinate ids with mount, PID and network namespaces (unshare failed)',
+    fixCommand: facts.namespaces
+      ? undefined
+      : 'sysctl -w kernel.unprivileged_userns_clone=1 user.max_user_namespaces=15000',
+  });
+  // Root is needed only to change the machine: installing packages and registering binfmt_misc.
+  const needsRoot = checks.some((c) => !c.ok);
+  checks.unshift({
+    id: 'root',
+    ok: facts.isRoot || !needsRoot,
+    detail: facts.isRoot
+      ? 'running as root'
+      : needsRoot
+        ? `running as ${facts.user}: what is missing needs root to install or register`
+        : `running as ${facts.user} (sandboxes run in user namespaces; no root needed)`,
+    fixCommand:
+      facts.isRoot || !needsRoot ? undefined : 'run the commands below as root (e.g. with sudo), once',
   });
   return checks;
 }
@@ -131,15 +162,23 @@ export async function probeHost(env: NodeJS.ProcessEnv = process.env): Promise<H
     await runProcess({ command: ['modprobe', 'overlay'], timeoutMs: 10_000 }).catch(() => undefined);
     overlayfs = /\boverlay\b/.test(await readFile('/proc/filesystems', 'utf8').catch(() => ''));
   }
+  let ids: SubordinateIds | undefined;
+  try {
+    ids = readSubordinateIds();
+  } catch {
+    ids = undefined;
+  }
   let namespaces = false;
-  if (isRoot && commands.unshare) {
+  if (ids && commands.unshare && commands.newuidmap) {
     const probe = await runProcess({
-      command: ['unshare', '--mount', '--pid', '--net', '--fork', '--', 'true'],
+      command: ['unshare', ...sandboxUserArgs(ids), '--mount', '--pid', '--net', '--fork', '--', 'true'],
       timeoutMs: 10_000,
     }).catch(() => undefined);
     namespaces = probe?.exitCode === 0;
   }
   return {
+    user: currentIdOwner().name,
+    subordinateIds: ids !== undefined,
     isRoot,
     hasApt: await onPath('apt-get', pathVar),
     commands,

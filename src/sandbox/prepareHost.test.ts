@@ -11,6 +11,8 @@ const ready: HostFacts = {
   binfmt: { mounted: true, registered: true, enabled: true, flags: 'PF', fixBinary: true },
   overlayfs: true,
   namespaces: true,
+  subordinateIds: true,
+  user: 'root',
 };
 
 /** A host whose state the fake commands change, like the real ones would. */

@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { runProcess } from '../process/runProcess.ts';
 import { RISCV64_BINFMT } from './binfmtStatus.ts';
 import { evaluateHost, fixCommands, type HostCheck, type HostFacts, probeHost } from './checkHost.ts';
 import { SandboxError } from './errors.ts';
+import { NAMESPACE_ID_COUNT } from './userns/subordinateIds.ts';
 
 export interface PrepareHostOptions {
   /** Progress lines for a person watching. */
@@ -45,6 +47,15 @@ export async function prepareHost(options: PrepareHostOptions = {}): Promise<Hos
       );
     }
   }
+  const idsCheck = checks.find((c) => c.id === 'subordinate-ids');
+  if (idsCheck && !idsCheck.ok) {
+    const start = await freeSubordinateStart();
+    progress(
+      `giving ${facts.user} the subordinate ids ${start}-${start + NAMESPACE_ID_COUNT - 1} (sandbox processes run as them)`,
+    );
+    const range = `${start}-${start + NAMESPACE_ID_COUNT - 1}`;
+    await run(['usermod', '--add-subuids', range, '--add-subgids', range, facts.user]);
+  }
   const mountCheck = checks.find((c) => c.id === 'binfmt-mounted');
   if (mountCheck && !mountCheck.ok) {
     progress('mounting binfmt_misc');
@@ -58,6 +69,20 @@ export async function prepareHost(options: PrepareHostOptions = {}): Promise<Hos
   }
   if (!checks.every((c) => c.ok)) throw notReady(checks);
   return checks;
+}
+
+/** The first id after every range already given out (at least 100000, as Debian's adduser does). */
+async function freeSubordinateStart(): Promise<number> {
+  let start = 100000;
+  for (const file of ['/etc/subuid', '/etc/subgid']) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      const [, first, count] = line.split(':');
+      const end = Number(first) + Number(count);
+      if (Number.isSafeInteger(end) && end > start) start = end;
+    }
+  }
+  return start;
 }
 
 function notReady(checks: readonly HostCheck[]): SandboxError {

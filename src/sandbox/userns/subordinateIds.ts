@@ -40,9 +40,9 @@ export function findSubordinateRange(text: string, owner: IdOwner): IdRange | un
 }
 
 /** The command that gives `owner` a range, when none is there (what provisioning runs as root). */
-export function subordinateIdsFix(owner: IdOwner, start = 100000): string {
+export function subordinateIdsFix(user: string, start = 100000): string {
   const end = start + NAMESPACE_ID_COUNT - 1;
-  return `usermod --add-subuids ${start}-${end} --add-subgids ${start}-${end} ${owner.name}   (as root; uidmap provides newuidmap)`;
+  return `usermod --add-subuids ${start}-${end} --add-subgids ${start}-${end} ${user}`;
 }
 
 export function currentIdOwner(): IdOwner {
@@ -71,7 +71,7 @@ export function readSubordinateIds(
     throw new SandboxError(
       'host-not-ready',
       `${owner.name} has no range of ${NAMESPACE_ID_COUNT} subordinate ${uid ? 'group' : 'user'} ids in /etc/sub${uid ? 'gid' : 'uid'}: sandbox processes run as those ids, never as ${owner.name}`,
-      subordinateIdsFix(owner),
+      `${subordinateIdsFix(owner.name)}   (as root; the uidmap package provides newuidmap)`,
     );
   }
   return { uid, gid };
