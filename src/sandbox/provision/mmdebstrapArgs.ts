@@ -10,10 +10,11 @@ export function mmdebstrapArgs(
   target: string,
   mirror: string,
   debCache?: string,
+  mode: 'root' | 'unshare' = 'root',
 ): string[] {
   const args = [
     'mmdebstrap',
-    '--mode=root',
+    `--mode=${mode}`,
     '--format=directory',
     `--variant=${recipe.variant}`,
     `--architectures=${recipe.architecture}`,

@@ -7,6 +7,7 @@ import { SandboxError } from '../errors.ts';
 import { IMAGE_RECORD, IMAGE_TREE, type ImageRecord, imageTarball, readImageRecord } from '../imageStore.ts';
 import { removeTree } from '../removeTree.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
+import type { ProvisionAccess } from './provisionAccess.ts';
 
 const TEMP_PREFIX = '.tmp-';
 
@@ -30,10 +31,11 @@ export async function provisionImage(
   paths: SandboxPaths,
   step: ProvisionStep,
   progress: (message: string) => void,
+  access: Pick<ProvisionAccess, 'treeCommand' | 'treeOwner'> = HOST_ACCESS,
 ): Promise<ImageRecord> {
   const existing = await readImageRecord(paths, step.key);
   if (existing) return existing;
-  const restored = await restoreFromTarball(paths, step, progress);
+  const restored = await restoreFromTarball(paths, step, progress, access);
   if (restored) return restored;
   const started = performance.now();
   const temp = join(paths.images, `${TEMP_PREFIX}${step.key}-${process.pid}`);
@@ -55,7 +57,8 @@ export async function provisionImage(
     if (step.tarball) {
       progress(`${step.key}: writing ${record.kind}.tar.zst`);
       const tarball = imageTarball(temp, record.kind);
-      await host([
+      // a tarball holds the ids as they are inside (0 is root), whoever made the tree
+      await access.treeCommand([
         'tar',
         '--numeric-owner',
         '--xattrs',
@@ -97,6 +100,7 @@ async function restoreFromTarball(
   paths: SandboxPaths,
   step: ProvisionStep,
   progress: (message: string) => void,
+  access: Pick<ProvisionAccess, 'treeCommand' | 'treeOwner'>,
 ): Promise<ImageRecord | undefined> {
   const dir = paths.image(step.key);
   let record: ImageRecord;
@@ -110,7 +114,7 @@ async function restoreFromTarball(
   const temp = join(dir, `${TEMP_PREFIX}${IMAGE_TREE}-${process.pid}`);
   await removeTree(temp);
   await mkdir(temp);
-  await host([
+  await access.treeCommand([
     'tar',
     '--numeric-owner',
     '--xattrs',
@@ -123,8 +127,19 @@ async function restoreFromTarball(
     imageTarball(dir, record.kind),
   ]);
   await rename(temp, join(dir, IMAGE_TREE));
-  return record;
+  // unpacked as host root the tree is root's again (handed to the subordinate ids next);
+  // unpacked with the subordinate ids' rights it is theirs already
+  const { owner: _previous, ...rest } = record;
+  const restored: ImageRecord = access.treeOwner ? { ...rest, owner: access.treeOwner } : rest;
+  await writeJsonAtomic(join(dir, IMAGE_RECORD), restored);
+  return restored;
 }
+
+/** As host root: trees are made, packed and unpacked with root's rights. */
+const HOST_ACCESS: Pick<ProvisionAccess, 'treeCommand' | 'treeOwner'> = {
+  treeCommand: (argv) => host(argv),
+  treeOwner: undefined,
+};
 
 /** Temporary folders of setups whose process is gone. */
 export async function removeAbandonedTemps(paths: SandboxPaths): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { debianMirror } from '../../debian/debianMirror.ts';
 import { runProcess } from '../../process/runProcess.ts';
@@ -28,6 +28,7 @@ import { giveToSandboxRoot } from '../userns/treeOwner.ts';
 import { acceleratedLayerScript } from './acceleratedLayerScript.ts';
 import { CROSS_SPECS_PATH, crossSpecs, GO_ENV_DEFAULTS } from './crossSpecs.ts';
 import { mmdebstrapArgs } from './mmdebstrapArgs.ts';
+import { provisionAccess } from './provisionAccess.ts';
 import { host, provisionImage, removeAbandonedTemps } from './provisionImage.ts';
 import {
   NATIVE_PERL_SCRIPT_PACKAGES,
@@ -85,6 +86,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
   const keys = imageKeys(suite);
   // trees are made as host root, then handed to the subordinate ids every sandbox runs as
   const ids = readSubordinateIds();
+  const access = provisionAccess(ids, paths.root, process.getuid?.() === 0);
   const own = async (record: ImageRecord) =>
     (await adoptImages(paths, [record], ids, progress))[0] as ImageRecord;
   let mirror = options.mirror;
@@ -107,13 +109,13 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     progress(
       `${imageKey(recipe)}: mmdebstrap ${recipe.variant} ${recipe.suite} ${recipe.architecture} from ${url}`,
     );
-    await host(mmdebstrapArgs(recipe, tree, url, cache), {
+    await host(mmdebstrapArgs(recipe, tree, url, cache, access.mmdebstrapMode), {
       signal: options.signal,
       onStderr: lineForwarder((line) => {
         if (line.startsWith('I: ') || line.startsWith('E: ')) progress(`  ${line}`);
       }),
     });
-    return { recipe, mirror: url };
+    return { recipe, mirror: url, ...(access.treeOwner ? { owner: access.treeOwner } : {}) };
   };
 
   const rootfs = await own(
@@ -149,14 +151,16 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     tarball: true,
     build: async (tree: string) => {
       const extra = await debootstrap(recipe, tree);
-      await host(['chroot', tree, 'dpkg', '--purge', '--force-depends', ...recipe.purge]);
-      const specs = await host(['chroot', tree, 'riscv64-linux-gnu-gcc-14', '-dumpspecs']);
-      await writeFile(join(tree, CROSS_SPECS_PATH), crossSpecs(specs));
-      await appendFile(join(tree, 'usr/lib/go/go.env'), GO_ENV_DEFAULTS);
+      await access.chroot(tree, ['dpkg', '--purge', '--force-depends', ...recipe.purge]);
+      const specs = await access.chroot(tree, ['riscv64-linux-gnu-gcc-14', '-dumpspecs']);
+      await access.writeFile(join(tree, CROSS_SPECS_PATH), crossSpecs(specs));
+      await access.appendFile(join(tree, 'usr/lib/go/go.env'), GO_ENV_DEFAULTS);
       return { ...extra, toolchain: toolchainVersions(await readInstalledPackages(tree)) };
     },
   });
-  const tools = await own(await provisionImage(paths, toolsStep(keys.tools, toolsRecipe(suite)), progress));
+  const tools = await own(
+    await provisionImage(paths, toolsStep(keys.tools, toolsRecipe(suite)), progress, access),
+  );
 
   const accel = await own(
     await provisionImage(
@@ -175,6 +179,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
           );
           const base = {
             derivedFrom: [keys.rootfs, keys.tools],
+            owner: { uid: ids.uid.start, gid: ids.gid.start },
             toolchain: { check: comparison.details.join('; ') },
           };
           if (!comparison.match) return { ...base, refusedReason: comparison.reason };
@@ -202,7 +207,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
   }
 
   const nativeTools = await own(
-    await provisionImage(paths, toolsStep(keys.nativeTools, nativeToolsRecipe(suite)), progress),
+    await provisionImage(paths, toolsStep(keys.nativeTools, nativeToolsRecipe(suite)), progress, access),
   );
   const native = await own(
     await provisionImage(
@@ -231,6 +236,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
           );
           const base = {
             derivedFrom: [keys.rootfs, keys.nativeTools],
+            owner: { uid: ids.uid.start, gid: ids.gid.start },
             toolchain: { check: comparison.details.join('; ') },
             swapped: [...plan.swaps, ...plan.perlScripts],
             keptEmulated: plan.kept,

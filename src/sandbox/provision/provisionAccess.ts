@@ -1,0 +1,70 @@
+import { appendFile, writeFile } from 'node:fs/promises';
+import { viewPath } from '../chroot/instanceMounts.ts';
+import type { SubordinateIds } from '../userns/subordinateIds.ts';
+import { runAsTreeOwner } from '../userns/treeOwner.ts';
+import { BECOME_NAMESPACE_ROOT, sandboxUserArgs } from '../userns/userNamespace.ts';
+import { host } from './provisionImage.ts';
+
+/**
+ * How provisioning reaches the trees it makes. As root, mmdebstrap makes trees owned by host
+ * root and they are handed to the subordinate ids afterwards (adoptImages). As an ordinary user,
+ * mmdebstrap's unshare mode makes them owned by the subordinate ids already, and every step that
+ * works in a tree does so with those ids' rights.
+ */
+export interface ProvisionAccess {
+  /** mmdebstrap's --mode. */
+  readonly mmdebstrapMode: 'root' | 'unshare';
+  /** Whose ids a freshly made tree has: undefined for host root (shifted later). */
+  readonly treeOwner: { uid: number; gid: number } | undefined;
+  /** Runs `argv` chrooted into `tree` (an x86_64 tree: the programs run natively). */
+  chroot(tree: string, argv: readonly string[]): Promise<string>;
+  writeFile(path: string, data: string): Promise<void>;
+  appendFile(path: string, data: string): Promise<void>;
+  /** Runs a file command (tar, rm) on trees with their owner's rights. */
+  treeCommand(argv: readonly string[]): Promise<string>;
+  /** A folder in a tree, owned by the tree's root. */
+  mkdir(path: string): Promise<void>;
+}
+
+export function provisionAccess(ids: SubordinateIds, sandboxRoot: string, isRoot: boolean): ProvisionAccess {
+  if (isRoot) {
+    return {
+      mmdebstrapMode: 'root',
+      treeOwner: undefined,
+      chroot: (tree, argv) => host(['chroot', tree, ...argv]),
+      writeFile: (path, data) => writeFile(path, data),
+      appendFile: (path, data) => appendFile(path, data),
+      treeCommand: (argv) => host(argv),
+      mkdir: (path) => host(['mkdir', '-p', '--', path]).then(() => {}),
+    };
+  }
+  const asNamespaceRoot = (argv: readonly string[]) =>
+    host([
+      'unshare',
+      ...sandboxUserArgs(ids),
+      '--mount',
+      '--propagation',
+      'private',
+      '--',
+      '/bin/sh',
+      '-c',
+      `exec 3< "$1"; shift; exec ${BECOME_NAMESPACE_ROOT.join(' ')} /bin/sh -c 'mount --bind /proc/self/fd/3 /tmp && exec 3<&- && exec "$@"' sh "$@"`,
+      'rvport-provision',
+      sandboxRoot,
+      ...argv,
+    ]);
+  return {
+    mmdebstrapMode: 'unshare',
+    treeOwner: { uid: ids.uid.start, gid: ids.gid.start },
+    chroot: (tree, argv) => asNamespaceRoot(['chroot', viewPath(sandboxRoot, tree), ...argv]),
+    writeFile: (path, data) =>
+      runAsTreeOwner(ids, ['sh', '-c', 'cat > "$1" && chown 0:0 "$1"', 'sh', path], { input: data }).then(
+        () => {},
+      ),
+    appendFile: (path, data) =>
+      runAsTreeOwner(ids, ['sh', '-c', 'cat >> "$1"', 'sh', path], { input: data }).then(() => {}),
+    treeCommand: (argv) => runAsTreeOwner(ids, argv),
+    mkdir: (path) =>
+      runAsTreeOwner(ids, ['sh', '-c', 'mkdir -p -- "$1" && chown 0:0 "$1"', 'sh', path]).then(() => {}),
+  };
+}
