@@ -163,5 +163,10 @@ export function formatAnalysis(a: Analysis): string {
       `  ${h.file}: ${h.knowsRiscv64 ? 'knows riscv64' : 'does NOT know riscv64'}${h.timestamp ? ` (timestamp ${h.timestamp})` : ''}`,
     );
   }
+  if (a.refusedLinks.length > 0) {
+    out.push('');
+    out.push(`Symbolic links not followed (they lead out of the tree): ${a.refusedLinks.length}`);
+    for (const link of a.refusedLinks.slice(0, SHOWN_FINDINGS)) out.push(`  ${link.path} -> ${link.target}`);
+  }
   return `${out.join('\n')}\n`;
 }
