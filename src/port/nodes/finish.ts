@@ -1,8 +1,8 @@
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import type { NodeRunContext } from '../../engine/types.ts';
-import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
+import { copyRegularFile, writeJsonAtomic } from '../../fs/index.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import type { Sandbox } from '../../sandbox/Sandbox.ts';
@@ -183,7 +183,13 @@ async function smokeRun(
 /** Artifacts copied to OUT/NAME/artifacts (programs and libraries), at most. */
 export const MAX_COPIED_ARTIFACTS = 50;
 
-/** The riscv64 programs and libraries leave the throwaway instance for OUT/NAME/artifacts. */
+/**
+ * The riscv64 programs and libraries leave the throwaway instance for OUT/NAME/artifacts. The
+ * build wrote them, so each copy is a plain regular file rvport writes (mode 0o755 or 0o644, no
+ * setuid), read inside the instance's src/ or dest/ only: an artifact that became a link is
+ * copied as the file it resolves to when that stays inside the tree (`libz.so -> libz.so.1.3`),
+ * and skipped with a note when it leads out (a host file must not end up in OUT/).
+ */
 async function copyArtifactsOut(svc: PortServices, sandbox: Sandbox, state: PortState): Promise<void> {
   const target = join(svc.outDir, 'artifacts');
   await rm(target, { recursive: true, force: true });
@@ -192,9 +198,14 @@ async function copyArtifactsOut(svc: PortServices, sandbox: Sandbox, state: Port
     .slice(0, MAX_COPIED_ARTIFACTS);
   for (const a of wanted) {
     const { folder, rel } = artifactLocation(a.path);
-    const from = join(sandbox.workspace, folder, rel);
-    await mkdir(dirname(join(target, a.path)), { recursive: true });
-    await copyFile(from, join(target, a.path)).catch(() => {});
+    const dest = posix.normalize(a.path);
+    if (dest.startsWith('../') || posix.isAbsolute(dest)) continue;
+    try {
+      await mkdir(dirname(join(target, dest)), { recursive: true });
+      copyRegularFile(join(sandbox.workspace, folder), rel, join(target, dest));
+    } catch (error) {
+      svc.progress({ type: 'note', message: `artifact ${a.path} not copied: ${(error as Error).message}` });
+    }
   }
 }
 
