@@ -95,9 +95,21 @@ export function locateConfined<T>(
       }
       const here = [...names, name].join('/');
       const path = fdPath(dirFd, name);
+      const last = pending.length === 0;
+      if (!last) {
+        // most components are plain folders: open first, look closer only when that fails
+        try {
+          opened.push(openSync(path, DIRECTORY_FLAGS));
+          names.push(name);
+          continue;
+        } catch (error) {
+          if (errnoOf(error) === 'ENOENT')
+            throw new ConfinedPathError('not-found', rel, `${rel}: ${here} does not exist`);
+          if (!isLinkError(error)) throw error;
+        }
+      }
       const stats = lstatSync(path, { throwIfNoEntry: false });
       if (!stats) throw new ConfinedPathError('not-found', rel, `${rel}: ${here} does not exist`);
-      const last = pending.length === 0;
       if (stats.isSymbolicLink() && !(last && !followLast)) {
         countLink(here);
         const target = readTarget(path, rel, here);
@@ -115,15 +127,9 @@ export function locateConfined<T>(
       if (last) return use({ dirFd, name, path: here, stats });
       if (!stats.isDirectory())
         throw new ConfinedPathError('not-a-directory', rel, `${rel}: ${here} is not a folder`);
-      try {
-        opened.push(openSync(path, DIRECTORY_FLAGS));
-        names.push(name);
-      } catch (error) {
-        // swapped for a link since the lstat: look again (and count it, so a flapping link ends)
-        if (!isLinkError(error)) throw error;
-        countLink(here);
-        pending.unshift(name);
-      }
+      // a folder now, a link when opened: it is being swapped; look again (counted, so it ends)
+      countLink(here);
+      pending.unshift(name);
     }
   } finally {
     for (const fd of opened) closeSync(fd);

@@ -1,4 +1,13 @@
-import { closeSync, lstatSync, openSync, readdirSync, readlinkSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+} from 'node:fs';
 import { DIRECTORY_FLAGS, fdPath, isLinkError, openConfined } from './openConfined.ts';
 
 /** What an entry of a walked tree is. Links are reported as links: a walk never follows one. */
@@ -14,6 +23,8 @@ export interface ConfinedEntry {
   mode: number;
   /** What a link points to, as written (never resolved by the walk). */
   target?: string;
+  /** With `head`: the first bytes of a regular file (fewer when it is shorter). */
+  head?: Buffer;
 }
 
 export interface WalkOptions {
@@ -25,9 +36,16 @@ export interface WalkOptions {
   maxEntries?: number;
   /** Folders listed but not entered (`.git`), by name. */
   skipDir?: (name: string, path: string) => boolean;
+  /**
+   * Bytes read from the start of every regular file, through the folder already open (cheaper
+   * than a confined open per file when a caller sorts files by their magic).
+   */
+  head?: number;
 }
 
 export const DEFAULT_WALK_DEPTH = 64;
+/** Non-blocking, so a FIFO swapped in after the lstat cannot hang the walk. */
+const HEAD_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 export const DEFAULT_WALK_ENTRIES = 500_000;
 
 /**
@@ -81,6 +99,10 @@ export function walkConfined(
           continue;
         }
       }
+      if (type === 'file' && options.head) {
+        const head = readHead(dirFd, name, options.head);
+        if (head) entry.head = head;
+      }
       entries.push(entry);
       if (type !== 'directory' || depth >= maxDepth || options.skipDir?.(name, path)) continue;
       let child: number;
@@ -105,4 +127,29 @@ export function walkConfined(
     closeSync(start.fd);
   }
   return { entries, truncated };
+}
+
+/** The first bytes of a regular file in an open folder, or undefined when it is not one any more. */
+function readHead(dirFd: number, name: string, bytes: number): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(fdPath(dirFd, name), HEAD_FLAGS);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const head = Buffer.alloc(bytes);
+    let total = 0;
+    while (total < bytes) {
+      const read = readSync(fd, head, total, bytes - total, total);
+      if (read === 0) break;
+      total += read;
+    }
+    return head.subarray(0, total);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }

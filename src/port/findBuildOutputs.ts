@@ -1,10 +1,4 @@
-import {
-  isConfinedPathError,
-  readFileConfined,
-  readHeadConfined,
-  statConfined,
-  walkConfined,
-} from '../fs/index.ts';
+import { isConfinedPathError, readFileConfined, statConfined, walkConfined } from '../fs/index.ts';
 
 const ELF_MAGIC = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
 const AR_MAGIC = Buffer.from('!<arch>\n');
@@ -27,7 +21,7 @@ export async function findBuildOutputs(
 ): Promise<string[]> {
   let entries: ReturnType<typeof walkConfined>['entries'];
   try {
-    entries = walkConfined(root, { skipDir: (name) => name === '.git' }).entries;
+    entries = walkConfined(root, { head: 8, skipDir: (name) => name === '.git' }).entries;
   } catch (error) {
     if (!(isConfinedPathError(error) && error.code === 'not-found')) onRefused((error as Error).message);
     return [];
@@ -35,7 +29,7 @@ export async function findBuildOutputs(
   const found: string[] = [];
   for (const entry of entries) {
     if (entry.type !== 'file' || entry.size < 4) continue;
-    if (!hasObjectMagic(root, entry.path)) continue;
+    if (!entry.head || !hasObjectMagic(entry.head)) continue;
     if (original && sameContent(original, root, entry.path, entry.size)) continue;
     found.push(entry.path);
   }
@@ -54,13 +48,7 @@ function sameContent(original: string, root: string, rel: string, size: number):
   }
 }
 
-function hasObjectMagic(root: string, rel: string): boolean {
-  let head: Buffer;
-  try {
-    head = readHeadConfined(root, rel, 8);
-  } catch {
-    return false;
-  }
+function hasObjectMagic(head: Buffer): boolean {
   if (head.length >= 4 && head.subarray(0, 4).equals(ELF_MAGIC)) return true;
   return head.length === 8 && (head.equals(AR_MAGIC) || head.equals(THIN_AR_MAGIC));
 }

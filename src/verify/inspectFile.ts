@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { isConfinedPathError, readFileConfined, readHeadConfined } from '../fs/index.ts';
+import { isConfinedPathError, readFileConfined } from '../fs/index.ts';
 import { hasArMagic, readArArchive } from './readArArchive.ts';
 import { type ElfResult, hasElfMagic, type Linkage, type Machine, readElf } from './readElf.ts';
 
@@ -110,9 +110,8 @@ function emptyFacts(path: string, kind: ElfFacts['kind']): ElfFacts {
   };
 }
 
-/** Reads the first bytes only, so folder walks skip non-binary files cheaply (path inside `root`). */
-export function looksBinaryObjectIn(root: string, rel: string): boolean {
-  const head = readHeadConfined(root, rel, 8);
+/** From a file's first bytes, so folder walks skip non-binary files cheaply. */
+export function looksBinaryObject(head: Uint8Array): boolean {
   return hasElfMagic(head) || hasArMagic(head);
 }
 

@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { walkConfined } from '../fs/index.ts';
 import { decideVerdict, type Verdict } from './decideVerdict.ts';
-import { type ElfFacts, inspectFile, inspectFileIn, looksBinaryObjectIn } from './inspectFile.ts';
+import { type ElfFacts, inspectFile, inspectFileIn, looksBinaryObject } from './inspectFile.ts';
 
 export interface VerifyReport extends Verdict {
   files: ElfFacts[];
@@ -30,7 +30,7 @@ export async function verifyPaths(paths: readonly string[]): Promise<VerifyRepor
   const walk = (dir: string): void => {
     let entries: ReturnType<typeof walkConfined>['entries'];
     try {
-      entries = walkConfined(dir, { skipDir: (name) => SKIP_DIRS.has(name) }).entries;
+      entries = walkConfined(dir, { head: 8, skipDir: (name) => SKIP_DIRS.has(name) }).entries;
     } catch (error) {
       files.push(unreadable(dir, error));
       return;
@@ -39,14 +39,11 @@ export async function verifyPaths(paths: readonly string[]): Promise<VerifyRepor
       if (entry.type === 'link') links++;
       if (entry.type !== 'file') continue;
       const path = join(dir, entry.path);
-      let candidate = false;
-      try {
-        candidate = looksBinaryObjectIn(dir, entry.path);
-      } catch (error) {
-        files.push(unreadable(path, error));
+      if (!entry.head) {
+        files.push(unreadable(path, new Error('could not be opened as a regular file')));
         continue;
       }
-      if (candidate) files.push(inspectFileIn(dir, entry.path, path));
+      if (looksBinaryObject(entry.head)) files.push(inspectFileIn(dir, entry.path, path));
       else skipped++;
     }
   };
