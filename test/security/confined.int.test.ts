@@ -269,6 +269,15 @@ describe('the CLI on a hostile tree', () => {
     expect(text.code).toBe(0);
     expect(`${text.stdout}${text.stderr}`).not.toMatch(LEAK);
     expect(text.stdout).toContain('Symbolic links not followed (they lead out of the tree): 8');
+    // a link the user names on the command line is theirs, and is followed (once)
+    symlinkSync(h.tree, join(h.base, 'tree-link'));
+    const linked = await runCli(['analyze', join(h.base, 'tree-link'), '--json', '--no-contents'], {
+      cwd: h.base,
+      env: env(),
+    });
+    expect(linked.code).toBe(0);
+    expect(linked.stdout).not.toMatch(LEAK);
+    expect((JSON.parse(linked.stdout) as { files: number }).files).toBe(4);
   });
 
   it('rvport verify walks a build tree without following its links', async () => {
