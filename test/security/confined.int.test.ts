@@ -23,11 +23,14 @@ import { existingSourceDir } from '../../src/port/llm/existingSourceDir.ts';
 import { referencedExcerpts, referencedFiles } from '../../src/port/llm/failureContext.ts';
 import { describeFailure } from '../../src/port/llm/fixerPrompt.ts';
 import { scoutPrompt } from '../../src/port/llm/scoutPrompt.ts';
+import { finishNode } from '../../src/port/nodes/finish.ts';
 import { makeError } from '../../src/port/nodes/recordError.ts';
+import { verifyNode } from '../../src/port/nodes/verify.ts';
 import { normalizeAutotoolsTimestamps } from '../../src/port/normalizeTimestamps.ts';
 import { copyArtifactsOut } from '../../src/port/outputs/copyArtifactsOut.ts';
 import { writePortOutputs } from '../../src/port/outputs/writePortOutputs.ts';
-import type { ArtifactRecord, PortState } from '../../src/port/PortState.ts';
+import type { ArtifactRecord, BuildPlan, PortState } from '../../src/port/PortState.ts';
+import { FakeSandbox, fakePortServices, runPortNode } from '../../src/port/testing/fakePortServices.ts';
 import { portState } from '../../src/port/testing/portStateFixture.ts';
 import { compareBuildTrees } from '../../src/sandbox/proof/compareBuildTrees.ts';
 import { decideVerdict } from '../../src/verify/decideVerdict.ts';
@@ -252,6 +255,51 @@ describe('host-side reads of a hostile build tree stay inside it', () => {
     writeFileSync(join(h.base, 'plain-configure'), 'x');
     const diff = await compareBuildTrees(join(h.workspace, 'src'), other);
     expect(JSON.stringify(diff)).not.toMatch(LEAK);
+  });
+});
+
+describe("the port's verify and finish nodes on a hostile workspace", () => {
+  it('verify reports only what the build made, and finish copies only those, as plain files', async () => {
+    const sandbox = new FakeSandbox();
+    const hostile = hostileTree(sandbox.workspace);
+    try {
+      const notes: string[] = [];
+      const svc = fakePortServices(sandbox, {
+        progress: (event) => {
+          if (event.type === 'note') notes.push(event.message);
+        },
+      });
+      const plan: BuildPlan = {
+        buildSystem: 'make',
+        dir: '.',
+        phases: [{ name: 'build', commands: ['make'] }],
+        packages: [],
+        expectedArtifacts: [],
+        origin: 'default',
+      };
+      const start = portState({
+        source: { spec: hostile.tree, name: 'hostile', dir: hostile.tree },
+        plan,
+        buildStatus: 'BUILDING',
+      });
+      const verified = await runPortNode(verifyNode, start, svc);
+      expect(verified.verification?.verdict).toBe('verified');
+      expect(verified.artifacts?.map((a) => a.path).sort()).toEqual(['bin/hello', 'libhello.so.1']);
+      expect(notes.join('\n')).toMatch(/not verified: .*dest is a symbolic link; it is not followed/);
+
+      await runPortNode(finishNode, { ...start, ...verified }, svc);
+      const copied = join(svc.outDir, 'artifacts');
+      expect(
+        filesBelow(copied)
+          .map((f) => f.slice(copied.length + 1))
+          .sort(),
+      ).toEqual(['bin/hello', 'libhello.so.1']);
+      expect(lstatSync(join(copied, 'bin', 'hello')).mode & 0o7777).toBe(0o755);
+      for (const file of filesBelow(svc.outDir)) expect(readFileSync(file, 'latin1')).not.toMatch(LEAK);
+    } finally {
+      rmSync(hostile.base, { recursive: true, force: true });
+      rmSync(sandbox.workspace, { recursive: true, force: true });
+    }
   });
 });
 

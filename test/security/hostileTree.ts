@@ -26,9 +26,10 @@ export interface HostileTree {
  * through `..` (`INSTALL -> chain/…`, `chain -> sub/up`, `sub/up -> ../..`), folder links
  * (`m4 -> host folder`, `dest -> /`), besides legitimate in-tree links (`README -> README.md`).
  * The canary text is written to be picked up by every reader: it is a build file, a dependency,
- * C source, and it sits next to an x86_64 object that would fail verification.
+ * C source, and it sits next to an x86_64 object that would fail verification. `workspaceAt`
+ * puts the workspace in an existing folder (a sandbox's).
  */
-export function hostileTree(): HostileTree {
+export function hostileTree(workspaceAt?: string): HostileTree {
   const base = mkdtempSync(join(tmpdir(), 'rvport-hostile-'));
   const canary = join(base, 'canary-secret');
   const canaryDir = join(base, 'canary-dir');
@@ -66,7 +67,7 @@ export function hostileTree(): HostileTree {
   symlinkSync('chain/canary-secret', join(tree, 'INSTALL'));
 
   // The build's workspace: the tree it built, with outputs, and the links a build can plant.
-  const workspace = join(base, 'workspace');
+  const workspace = workspaceAt ?? join(base, 'workspace');
   const built = join(workspace, 'src');
   mkdirSync(join(built, 'bin'), { recursive: true });
   copyFileSync(join(fixtures, 'riscv64-exe'), join(built, 'bin', 'hello'));
