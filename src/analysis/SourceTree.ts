@@ -1,12 +1,20 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { posix } from 'node:path';
+import { readTextConfined, statConfined, walkConfined } from '../fs/index.ts';
 
 /** Folders that never hold the package's own sources. */
 export const IGNORED_DIRS = new Set(['.git', '.hg', '.svn', '.bzr', 'node_modules', '.pc']);
 /** A tree larger than this is cut off (and says so) rather than walked for minutes. */
 export const MAX_TREE_FILES = 200_000;
+/** Entries (files, folders, links) walked at most, so a tree of empty folders ends too. */
+export const MAX_TREE_ENTRIES = 2 * MAX_TREE_FILES;
 /** Files larger than this are not read for scanning (generated code, data blobs). */
 export const MAX_READ_BYTES = 2 * 1024 * 1024;
+
+export interface RefusedLink {
+  path: string;
+  target: string;
+  reason: string;
+}
 
 /**
  * A snapshot of a source tree's file names (relative, `/`-separated) with cached reads, so the
@@ -15,6 +23,8 @@ export const MAX_READ_BYTES = 2 * 1024 * 1024;
 export class SourceTree {
   readonly files: readonly string[];
   readonly truncated: boolean;
+  /** Links of the tree that were not followed because they lead out of it (or nowhere). */
+  refusedLinks: readonly RefusedLink[] = [];
   private readonly fileSet: Set<string>;
   private readonly dirs = new Map<string, string[]>();
   private readonly cache = new Map<string, string | null>();
@@ -41,30 +51,37 @@ export class SourceTree {
     }
   }
 
-  /** Walks a folder on disk (symbolic links are not followed). */
+  /**
+   * Walks a folder on disk without following a symbolic link. A link to a file that resolves
+   * inside the tree counts as that file (`README -> README.md`); a link that leads out of the tree
+   * is left out and listed in `refusedLinks`, with why.
+   */
   static fromDisk(root: string): SourceTree {
     const files: string[] = [];
-    let truncated = false;
-    const walk = (rel: string): void => {
-      let entries: import('node:fs').Dirent[];
-      try {
-        entries = readdirSync(join(root, rel), { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries) {
-        if (files.length >= MAX_TREE_FILES) {
-          truncated = true;
-          return;
+    const refused: RefusedLink[] = [];
+    let walked: ReturnType<typeof walkConfined>;
+    try {
+      walked = walkConfined(root, {
+        maxEntries: MAX_TREE_ENTRIES,
+        skipDir: (name) => IGNORED_DIRS.has(name),
+      });
+    } catch {
+      return new SourceTree(root, []);
+    }
+    for (const entry of walked.entries) {
+      if (files.length >= MAX_TREE_FILES) break;
+      if (entry.type === 'file') files.push(entry.path);
+      else if (entry.type === 'link') {
+        try {
+          if (statConfined(root, entry.path).stats.isFile()) files.push(entry.path);
+        } catch (error) {
+          refused.push({ path: entry.path, target: entry.target ?? '', reason: (error as Error).message });
         }
-        const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-        if (entry.isDirectory()) {
-          if (!IGNORED_DIRS.has(entry.name)) walk(path);
-        } else if (entry.isFile()) files.push(path);
       }
-    };
-    walk('');
-    return new SourceTree(root, files, truncated);
+    }
+    const tree = new SourceTree(root, files, walked.truncated || files.length >= MAX_TREE_FILES);
+    tree.refusedLinks = refused;
+    return tree;
   }
 
   has(path: string): boolean {
@@ -86,13 +103,8 @@ export class SourceTree {
   /** The text of a file, or null when it is missing, too large or unreadable. */
   read(path: string): string | null {
     if (this.cache.has(path)) return this.cache.get(path) ?? null;
-    let text: string | null = null;
-    try {
-      const full = join(this.root, path);
-      if (statSync(full).size <= MAX_READ_BYTES) text = readFileSync(full, 'latin1');
-    } catch {
-      text = null;
-    }
+    const result = readTextConfined(this.root, path, { maxBytes: MAX_READ_BYTES, encoding: 'latin1' });
+    const text = result.text;
     this.cache.set(path, text);
     return text;
   }

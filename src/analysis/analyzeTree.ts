@@ -11,7 +11,7 @@ import {
 } from './detectBuildSystems.ts';
 import { extractDependencies } from './extractDependencies.ts';
 import { type Finding, SEVERITY_RANK, type Severity } from './hazards/index.ts';
-import { SourceTree } from './SourceTree.ts';
+import { type RefusedLink, SourceTree } from './SourceTree.ts';
 import { scanArchitecture } from './scanArchitecture.ts';
 
 /** The scripted analysis of a source tree (`rvport analyze --json` prints it). */
@@ -31,6 +31,8 @@ export interface Analysis {
   findingCounts: Record<Severity, number>;
   autotoolsHelpers: AutotoolsHelper[];
   files: number;
+  /** Symbolic links left out because they lead out of the tree: their targets were never read. */
+  refusedLinks: RefusedLink[];
   durationMs: number;
 }
 
@@ -68,6 +70,7 @@ export function analyzeTree(root: string, options: AnalyzeTreeOptions): Analysis
     findingCounts,
     autotoolsHelpers: checkAutotoolsHelpers(tree),
     files: tree.files.length,
+    refusedLinks: [...tree.refusedLinks],
     durationMs: Math.round(performance.now() - started),
   };
 }

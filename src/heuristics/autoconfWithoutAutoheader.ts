@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { posix } from 'node:path';
+import { existsConfined } from '../fs/index.ts';
+import { buildTreeRoot } from './buildTreeRoot.ts';
 import { mapCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
@@ -16,8 +17,7 @@ export const autoconfWithoutAutoheader: RecoveryHeuristic = {
   match(ctx) {
     if (!AUTOHEADER_FAILED.test(ctx.failure.output) || !/\bautoreconf\b/.test(ctx.failure.command))
       return null;
-    const dir = join(ctx.sandbox.workspace, 'src', ctx.plan.dir);
-    return existsSync(join(dir, 'config.h.in'))
+    return existsConfined(buildTreeRoot(ctx), posix.join(ctx.plan.dir, 'config.h.in'))
       ? { key: ctx.plan.dir, reason: 'autoheader fails, and config.h.in is shipped' }
       : null;
   },

@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { posix } from 'node:path';
+import { existsConfined } from '../fs/index.ts';
+import { buildTreeRoot } from './buildTreeRoot.ts';
 import { withPhaseBefore } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
@@ -15,15 +16,15 @@ export const bootstrapAutotools: RecoveryHeuristic = {
   description: 'generate a missing configure script from configure.ac',
   match(ctx) {
     if (!CONFIGURE_MISSING.test(ctx.failure.output)) return null;
-    const dir = join(ctx.sandbox.workspace, 'src', ctx.plan.dir);
-    if (!existsSync(join(dir, 'configure.ac')) && !existsSync(join(dir, 'configure.in'))) return null;
+    const has = inPlanDir(ctx);
+    if (!has('configure.ac') && !has('configure.in')) return null;
     return { key: ctx.plan.dir, reason: 'configure is missing but configure.ac is there' };
   },
   async apply(ctx) {
-    const dir = join(ctx.sandbox.workspace, 'src', ctx.plan.dir);
-    const command = existsSync(join(dir, 'autogen.sh'))
+    const has = inPlanDir(ctx);
+    const command = has('autogen.sh')
       ? 'NOCONFIGURE=1 sh ./autogen.sh'
-      : existsSync(join(dir, 'bootstrap'))
+      : has('bootstrap')
         ? 'sh ./bootstrap'
         : 'autoreconf -fi';
     return {
@@ -34,3 +35,8 @@ export const bootstrapAutotools: RecoveryHeuristic = {
     };
   },
 };
+
+/** Whether the plan's folder of the build tree holds a file (inside the tree only). */
+function inPlanDir(ctx: Parameters<RecoveryHeuristic['match']>[0]): (name: string) => boolean {
+  return (name) => existsConfined(buildTreeRoot(ctx), posix.join(ctx.plan.dir, name));
+}

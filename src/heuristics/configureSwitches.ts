@@ -1,14 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { posix } from 'node:path';
+import { readTextConfined } from '../fs/index.ts';
 import type { BuildPlan } from '../port/PortState.ts';
+import { buildTreeRoot } from './buildTreeRoot.ts';
 import { mapCommands } from './planEdits.ts';
 import type { HeuristicContext, HeuristicOutcome } from './RecoveryHeuristic.ts';
 
 /** Which of `candidates` the build's configure script offers (read from its text; never run). */
 export function offeredConfigureSwitches(ctx: HeuristicContext, candidates: readonly string[]): string[] {
-  const configure = join(ctx.sandbox.workspace, 'src', ctx.plan.dir, 'configure');
-  if (!existsSync(configure)) return [];
-  const text = readFileSync(configure, 'utf8');
+  const { text } = readTextConfined(buildTreeRoot(ctx), posix.join(ctx.plan.dir, 'configure'));
+  if (text === null) return [];
   return candidates.filter((s) => new RegExp(`${s.replace(/[-]/g, '\\-')}(?![\\w-])`).test(text));
 }
 

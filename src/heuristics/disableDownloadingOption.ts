@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, normalize } from 'node:path';
+import { posix } from 'node:path';
+import { readTextConfined } from '../fs/index.ts';
+import { buildTreeRoot } from './buildTreeRoot.ts';
 import { mapCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
@@ -42,9 +43,11 @@ export const disableDownloadingOption: RecoveryHeuristic = {
     const out = ctx.failure.output;
     const call = DOWNLOAD_CALL.exec(out);
     if (!call || !DOWNLOAD_FAILED.test(out)) return null;
-    const file = join(ctx.sandbox.workspace, 'src', ctx.plan.dir, normalize(call[1] as string));
-    if (!file.startsWith(join(ctx.sandbox.workspace, 'src')) || !existsSync(file)) return null;
-    const name = enclosingSwitch(readFileSync(file, 'utf8'), Number(call[2]));
+    const named = call[1] as string;
+    if (named.startsWith('/')) return null;
+    const { text } = readTextConfined(buildTreeRoot(ctx), posix.join(ctx.plan.dir, named));
+    if (text === null) return null;
+    const name = enclosingSwitch(text, Number(call[2]));
     if (!name || !OPTIONAL_PART.test(name)) return null;
     if (!ctx.plan.phases.some((p) => p.commands.some((c) => /^cmake\s.*-S\s/.test(c)))) return null;
     return { key: name, reason: `${call[3]} at ${call[1]}:${call[2]} downloads code when ${name} is on` };

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { posix } from 'node:path';
+import { existsConfined, walkConfined } from '../fs/index.ts';
 import type { BuildPlan } from '../port/PortState.ts';
+import { buildTreeRoot } from './buildTreeRoot.ts';
 import { mapCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
@@ -34,16 +35,15 @@ export const findBuildElsewhere: RecoveryHeuristic = {
   description: 'configure CMake before make, or move into the folder that holds the build',
   match(ctx) {
     if (!NO_MAKEFILE.test(ctx.failure.output)) return null;
-    const dir = join(ctx.sandbox.workspace, 'src', ctx.plan.dir);
-    if (existsSync(join(dir, 'CMakeLists.txt')))
+    const src = buildTreeRoot(ctx);
+    if (existsConfined(src, posix.join(ctx.plan.dir, 'CMakeLists.txt')))
       return { key: `cmake:${ctx.plan.dir}`, reason: 'no makefile, but a CMakeLists.txt' };
-    const sub = nearestMakefileDir(dir);
+    const sub = nearestMakefileDir(src, ctx.plan.dir);
     if (sub) return { key: `dir:${sub}`, reason: `no makefile here, but one in ${sub}/` };
     // configure in a subfolder that writes the makefile above it (arj: gnu/ makes ../GNUmakefile)
-    const src = join(ctx.sandbox.workspace, 'src');
     for (let d = ctx.plan.dir; d !== '.' && d !== ''; d = posix.dirname(d)) {
       const parent = posix.dirname(d);
-      if (MAKEFILES.some((m) => existsSync(join(src, parent, m)))) {
+      if (hasMakefile(src, parent)) {
         return {
           key: `up:${parent}`,
           reason: `no makefile here; configure wrote one in ${parent === '.' ? 'the source root' : `${parent}/`}`,
@@ -82,22 +82,27 @@ export const findBuildElsewhere: RecoveryHeuristic = {
   },
 };
 
-function nearestMakefileDir(root: string): string | null {
+function hasMakefile(root: string, dir: string): boolean {
+  return MAKEFILES.some((m) => existsConfined(root, posix.join(dir, m)));
+}
+
+/** The nearest subfolder of `dir` (two levels at most, breadth first) with a makefile, relative to `dir`. */
+function nearestMakefileDir(root: string, dir: string): string | null {
   let level = [''];
   for (let depth = 0; depth < 2; depth++) {
     const next: string[] = [];
     for (const rel of level) {
-      let entries: import('node:fs').Dirent[];
+      let entries: ReturnType<typeof walkConfined>['entries'];
       try {
-        entries = readdirSync(join(root, rel), { withFileTypes: true });
+        entries = walkConfined(root, { from: posix.join(dir, rel || '.'), maxDepth: 0 }).entries;
       } catch {
         continue;
       }
       for (const e of entries
-        .filter((x) => x.isDirectory() && !x.name.startsWith('.'))
+        .filter((x) => x.type === 'directory' && !x.name.startsWith('.'))
         .sort((a, b) => a.name.localeCompare(b.name))) {
         const path = rel ? `${rel}/${e.name}` : e.name;
-        if (MAKEFILES.some((m) => existsSync(join(root, path, m)))) return path;
+        if (hasMakefile(root, posix.join(dir, path))) return path;
         next.push(path);
       }
     }

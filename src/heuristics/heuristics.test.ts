@@ -1,5 +1,5 @@
 import { execSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -529,5 +529,43 @@ describe('the registry', () => {
       const firing = await runHeuristics(recoveryHeuristics, context(fixture(name)), {});
       expect(firing?.heuristic, name).toBe(heuristic);
     }
+  });
+});
+
+describe('heuristics read the build tree only', () => {
+  /** The same inputs the repairs above act on, as links the build planted to files on the host. */
+  const hostLink = (rel: string, text: string) => {
+    const host = join(workspace, 'host', rel.replace(/\//g, '_'));
+    mkdirSync(join(workspace, 'host'), { recursive: true });
+    writeFileSync(host, text);
+    mkdirSync(join(workspace, 'src', rel, '..'), { recursive: true });
+    symlinkSync(host, join(workspace, 'src', rel));
+  };
+
+  it('ignores a configure, CMakeLists.txt or Makefile.in that links out of the tree', async () => {
+    hostLink('configure', '#!/bin/sh\n  --disable-spec\n  --disable-examples\n');
+    hostLink('CMakeLists.txt', 'if(DEMO_BUILD_TESTS)\n  FetchContent_MakeAvailable(googletest)\nendif()\n');
+    hostLink('Makefile.in', 'SUBDIRS = lib include doc tests\n');
+    hostLink('configure.ac', 'AC_INIT([x])\n');
+    expect(await disableDocumentation.match(context(fixture('doc-target-missing')))).toBeNull();
+    expect(await disableExamples.match(context(fixture('examples-link-failure')))).toBeNull();
+    expect(await skipDocumentationSubdir.match(context(fixture('doc-target-missing')))).toBeNull();
+    expect(await bootstrapAutotools.match(context('./configure: not found'))).toBeNull();
+  });
+
+  it('does not look for config.guess or a makefile through a folder link', async () => {
+    mkdirSync(join(workspace, 'outside', 'sub'), { recursive: true });
+    writeFileSync(join(workspace, 'outside', 'config.guess'), '#!/bin/sh\n');
+    writeFileSync(join(workspace, 'outside', 'sub', 'Makefile'), 'all:\n');
+    symlinkSync('../outside', join(workspace, 'src', 'linked'));
+    const unknown = context('configure: error: cannot guess build type; you must specify one');
+    expect(await refreshConfigGuess.apply(unknown, { key: 'tree', reason: '' })).toMatchObject({
+      applied: false,
+    });
+    const noMakefile = context('make: *** No targets specified and no makefile found.  Stop.');
+    expect(await findBuildElsewhere.match(noMakefile)).toBeNull();
+    expect(
+      await findBuildElsewhere.match({ ...noMakefile, plan: { ...basePlan, dir: 'linked' } }),
+    ).toBeNull();
   });
 });

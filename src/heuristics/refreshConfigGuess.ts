@@ -1,25 +1,26 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { walkConfined } from '../fs/index.ts';
+import { buildTreeRoot } from './buildTreeRoot.ts';
 import { withPrepareCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 const UNKNOWN_MACHINE =
   /unable to guess system type|cannot guess build type|machine `riscv64[^']*' not recognized|Invalid configuration `riscv64/;
 
-/** config.guess and config.sub files below `root` (relative paths), not inside .git. */
-export function findConfigHelpers(root: string, rel = '', depth = 0): string[] {
-  if (depth > 6) return [];
-  let entries: import('node:fs').Dirent[];
+/** Folders below the root searched for helpers. */
+const HELPER_DEPTH = 6;
+
+/**
+ * config.guess and config.sub files below `root` (relative paths), not inside .git. Links are not
+ * followed: the prepare step copies over regular files only.
+ */
+export function findConfigHelpers(root: string): string[] {
   try {
-    entries = readdirSync(join(root, rel), { withFileTypes: true });
+    return walkConfined(root, { maxDepth: HELPER_DEPTH, skipDir: (name) => name === '.git' })
+      .entries.filter((e) => e.type === 'file' && (e.name === 'config.guess' || e.name === 'config.sub'))
+      .map((e) => e.path);
   } catch {
     return [];
   }
-  return entries.flatMap((e) => {
-    const path = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) return e.name === '.git' ? [] : findConfigHelpers(root, path, depth + 1);
-    return e.isFile() && (e.name === 'config.guess' || e.name === 'config.sub') ? [path] : [];
-  });
 }
 
 /**
@@ -35,7 +36,7 @@ export const refreshConfigGuess: RecoveryHeuristic = {
       : null;
   },
   async apply(ctx) {
-    const helpers = findConfigHelpers(join(ctx.sandbox.workspace, 'src'));
+    const helpers = findConfigHelpers(buildTreeRoot(ctx));
     if (helpers.length === 0)
       return { applied: false, description: 'no config.guess or config.sub in the tree', commands: [] };
     const commands = helpers.map((h) => `cp /usr/share/misc/${h.split('/').at(-1)} "$RVPORT_SRC/${h}"`);

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, posix } from 'node:path';
+import { basename, posix } from 'node:path';
+import { readTextConfined } from '../fs/index.ts';
+import { buildTreeRoot } from './buildTreeRoot.ts';
 import { DOC_DIR, failingDirectory } from './failingDirectory.ts';
 import { shellQuote, withPrepareCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
@@ -22,11 +23,9 @@ export const skipDocumentationSubdir: RecoveryHeuristic = {
     const rel = posix.relative(ctx.srcDir, dir);
     const docDir = DOC_DIR.test(`/${basename(rel)}/`) ? rel : null;
     if (!docDir) return null;
-    const parentMakefile = join(ctx.sandbox.workspace, 'src', dirname(docDir), 'Makefile.in');
-    if (!existsSync(parentMakefile)) return null;
-    const subdirs = readFileSync(parentMakefile, 'utf8')
-      .split('\n')
-      .filter((l) => /^SUBDIRS\s*=/.test(l));
+    const { text } = readTextConfined(buildTreeRoot(ctx), posix.join(posix.dirname(docDir), 'Makefile.in'));
+    if (text === null) return null;
+    const subdirs = text.split('\n').filter((l) => /^SUBDIRS\s*=/.test(l));
     if (!subdirs.some((l) => new RegExp(`\\s${basename(docDir)}(\\s|$)`).test(l))) return null;
     return { key: docDir, reason: `${docDir} needs ${missing}, which the release does not ship` };
   },

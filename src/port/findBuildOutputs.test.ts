@@ -1,4 +1,12 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,5 +33,23 @@ describe('findBuildOutputs', () => {
     mkdirSync(join(build, '.git'));
     writeFileSync(join(build, '.git', 'pack.o'), elf('git'));
     return findBuildOutputs(build, original).then((found) => expect(found).toEqual(['old.a', 'prog']));
+  });
+
+  it('walks no link the build planted: not dest -> /, not a link to a host object', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rvport-outputs-'));
+    const build = join(dir, 'build');
+    mkdirSync(join(dir, 'host'));
+    writeFileSync(join(dir, 'host', 'secret.o'), elf('host'));
+    mkdirSync(build);
+    writeFileSync(join(build, 'prog'), elf('riscv64'));
+    symlinkSync(join(dir, 'host', 'secret.o'), join(build, 'linked.o'));
+    symlinkSync('../host', join(build, 'hostdir'));
+    symlinkSync('/', join(dir, 'dest'));
+    expect(await findBuildOutputs(build, null)).toEqual(['prog']);
+    const refused: string[] = [];
+    expect(await findBuildOutputs(join(dir, 'dest'), null, (r) => refused.push(r))).toEqual([]);
+    expect(refused).toEqual([`${join(dir, 'dest')} is a symbolic link; it is not followed`]);
+    expect(await findBuildOutputs(join(dir, 'missing'), null, (r) => refused.push(r))).toEqual([]);
+    expect(refused).toHaveLength(1);
   });
 });

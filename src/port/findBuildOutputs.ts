@@ -1,64 +1,54 @@
-import { open, readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isConfinedPathError, readFileConfined, statConfined, walkConfined } from '../fs/index.ts';
 
 const ELF_MAGIC = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
 const AR_MAGIC = Buffer.from('!<arch>\n');
 const THIN_AR_MAGIC = Buffer.from('!<thin>\n');
+/** Objects compared with the source's copy are read whole; none we verify is larger. */
+const MAX_COMPARED_BYTES = 1024 * 1024 * 1024;
 
 /**
  * Files under `root` that look like objects (ELF or `ar` magic; never judged by name) and that the
  * build made or changed: not in `original` with the same content. (Content, not times: the build
  * copy gets new timestamps, and objects shipped in the source are not the build's outputs.)
+ * The build wrote the tree, so it is walked without following a link (`dest -> /` would make the
+ * host walk its own root) and every file is read inside it; `onRefused` hears why a root was not
+ * walked at all (it is a link, say).
  */
-export async function findBuildOutputs(root: string, original: string | null): Promise<string[]> {
+export async function findBuildOutputs(
+  root: string,
+  original: string | null,
+  onRefused: (reason: string) => void = () => {},
+): Promise<string[]> {
+  let entries: ReturnType<typeof walkConfined>['entries'];
+  try {
+    entries = walkConfined(root, { head: 8, skipDir: (name) => name === '.git' }).entries;
+  } catch (error) {
+    if (!(isConfinedPathError(error) && error.code === 'not-found')) onRefused((error as Error).message);
+    return [];
+  }
   const found: string[] = [];
-  await walk(root, '', async (rel, size) => {
-    if (!(await hasObjectMagic(join(root, rel)))) return;
-    if (original && (await sameContent(join(original, rel), join(root, rel), size))) return;
-    found.push(rel);
-  });
+  for (const entry of entries) {
+    if (entry.type !== 'file' || entry.size < 4) continue;
+    if (!entry.head || !hasObjectMagic(entry.head)) continue;
+    if (original && sameContent(original, root, entry.path, entry.size)) continue;
+    found.push(entry.path);
+  }
   return found.sort();
 }
 
-async function sameContent(before: string, after: string, size: number): Promise<boolean> {
-  const st = await stat(before).catch(() => null);
-  if (!st?.isFile() || st.size !== size) return false;
-  const [a, b] = await Promise.all([readFile(before), readFile(after)]);
-  return a.equals(b);
-}
-
-async function walk(
-  root: string,
-  rel: string,
-  onFile: (rel: string, size: number) => Promise<void>,
-): Promise<void> {
-  let entries: import('node:fs').Dirent[];
+function sameContent(original: string, root: string, rel: string, size: number): boolean {
   try {
-    entries = await readdir(join(root, rel), { withFileTypes: true });
+    const before = statConfined(original, rel).stats;
+    if (!before.isFile() || before.size !== size) return false;
+    const a = readFileConfined(original, rel, { maxBytes: MAX_COMPARED_BYTES });
+    const b = readFileConfined(root, rel, { maxBytes: MAX_COMPARED_BYTES });
+    return a.equals(b);
   } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const path = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) {
-      if (entry.name === '.git') continue;
-      await walk(root, path, onFile);
-    } else if (entry.isFile()) {
-      const st = await stat(join(root, path));
-      if (st.size >= 4) await onFile(path, st.size);
-    }
+    return false;
   }
 }
 
-async function hasObjectMagic(file: string): Promise<boolean> {
-  const handle = await open(file, 'r').catch(() => null);
-  if (!handle) return false;
-  try {
-    const buf = Buffer.alloc(8);
-    const { bytesRead } = await handle.read(buf, 0, 8, 0);
-    if (bytesRead >= 4 && buf.subarray(0, 4).equals(ELF_MAGIC)) return true;
-    return bytesRead === 8 && (buf.equals(AR_MAGIC) || buf.equals(THIN_AR_MAGIC));
-  } finally {
-    await handle.close();
-  }
+function hasObjectMagic(head: Buffer): boolean {
+  if (head.length >= 4 && head.subarray(0, 4).equals(ELF_MAGIC)) return true;
+  return head.length === 8 && (head.equals(AR_MAGIC) || head.equals(THIN_AR_MAGIC));
 }

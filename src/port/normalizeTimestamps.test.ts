@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,5 +36,24 @@ describe('normalizeAutotoolsTimestamps', () => {
     dir = mkdtempSync(join(tmpdir(), 'rvport-ts-'));
     writeFileSync(join(dir, 'CMakeLists.txt'), '');
     expect(await normalizeAutotoolsTimestamps(dir)).toBe(false);
+  });
+
+  it('touches no file a link of the tree leads to, and no folder the plan names through one', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rvport-ts-'));
+    const host = join(dir, 'host');
+    const tree = join(dir, 'tree');
+    mkdirSync(host);
+    mkdirSync(tree);
+    writeFileSync(join(host, 'configure.ac'), '');
+    writeFileSync(join(host, 'aclocal.m4'), '');
+    const old = new Date('2001-01-01T00:00:00Z');
+    for (const f of ['configure.ac', 'aclocal.m4']) utimesSync(join(host, f), old, old);
+    writeFileSync(join(tree, 'configure.ac'), '');
+    symlinkSync('../host/aclocal.m4', join(tree, 'aclocal.m4'));
+    symlinkSync('../host', join(tree, 'hostdir'));
+    expect(await normalizeAutotoolsTimestamps(tree)).toBe(true);
+    expect(await normalizeAutotoolsTimestamps(tree, 'hostdir')).toBe(false);
+    for (const f of ['configure.ac', 'aclocal.m4'])
+      expect(statSync(join(host, f)).mtimeMs).toBe(old.getTime());
   });
 });

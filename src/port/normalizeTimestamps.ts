@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
-import { readdir, utimes } from 'node:fs/promises';
-import { join } from 'node:path';
+import { closeSync, futimesSync } from 'node:fs';
+import { posix } from 'node:path';
+import { existsConfined, openConfined, walkConfined } from '../fs/index.ts';
 
 /** Generated autotools files, in the order make expects them to be newer than their inputs. */
 const GENERATED_ORDER: ReadonlyArray<ReadonlySet<string>> = [
@@ -13,42 +13,54 @@ const GENERATED_ORDER: ReadonlyArray<ReadonlySet<string>> = [
  * `Makefile.in` is older than `aclocal.m4` and try to run automake (of a version the sandbox does
  * not have). Give every file one time and the generated autotools files later ones, in order, so
  * a shipped configure is used as shipped. Only for autotools trees; touches no content.
+ * The tree is the repository's: `dir` and every file are reached inside `root` without following
+ * a link out of it, and times are set on the opened file, so no host file is touched.
  */
 export async function normalizeAutotoolsTimestamps(
   root: string,
+  dir = '.',
   base = new Date(Date.now() - 3_600_000),
 ): Promise<boolean> {
+  const at = (name: string) => posix.join(dir, name);
   if (
-    !existsSync(join(root, 'configure.ac')) &&
-    !existsSync(join(root, 'configure.in')) &&
-    !(await hasNested(root))
+    !existsConfined(root, at('configure.ac')) &&
+    !existsConfined(root, at('configure.in')) &&
+    !hasNested(root, dir)
   )
     return false;
-  await walk(root, async (path, name) => {
-    const rank = GENERATED_ORDER.findIndex((set) => set.has(name));
+  let entries: ReturnType<typeof walkConfined>['entries'];
+  try {
+    entries = walkConfined(root, { from: dir, skipDir: (name) => name === '.git' }).entries;
+  } catch {
+    return false;
+  }
+  for (const entry of entries) {
+    if (entry.type !== 'file') continue;
+    const rank = GENERATED_ORDER.findIndex((set) => set.has(entry.name));
     const time = new Date(base.getTime() + (rank + 1) * 2000);
-    await utimes(path, time, time).catch(() => {});
-  });
+    try {
+      const { fd } = openConfined(root, entry.path);
+      try {
+        futimesSync(fd, time, time);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // gone or swapped since the walk: nothing to set
+    }
+  }
   return true;
 }
 
-async function hasNested(root: string): Promise<boolean> {
-  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-  return entries.some(
-    (e) =>
-      e.isDirectory() &&
-      (existsSync(join(root, e.name, 'configure.ac')) || existsSync(join(root, e.name, 'configure.in'))),
-  );
-}
-
-async function walk(dir: string, onFile: (path: string, name: string) => Promise<void>): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const e of entries) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) {
-      if (e.name !== '.git') await walk(path, onFile);
-    } else if (e.isFile()) {
-      await onFile(path, e.name);
-    }
+function hasNested(root: string, dir: string): boolean {
+  try {
+    return walkConfined(root, { from: dir, maxDepth: 0 }).entries.some(
+      (e) =>
+        e.type === 'directory' &&
+        (existsConfined(root, posix.join(e.path, 'configure.ac')) ||
+          existsConfined(root, posix.join(e.path, 'configure.in'))),
+    );
+  } catch {
+    return false;
   }
 }

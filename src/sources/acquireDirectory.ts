@@ -1,4 +1,4 @@
-import { cp, readdir } from 'node:fs/promises';
+import { cp, readdir, realpath } from 'node:fs/promises';
 import type { StepOptions } from './acquireGit.ts';
 import type { Acquired } from './acquireSource.ts';
 import { commitTree, git, headCommit } from './git.ts';
@@ -42,7 +42,9 @@ export async function acquireDirectory(path: string, tree: string, options: Step
     };
   }
   options.log?.(`importing the plain tree ${path}`);
-  await cp(path, tree, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+  // A folder the user named through a link is copied, not the link (cp copies a link as a link,
+  // and rvport's readers refuse a tree whose root is one).
+  await cp(await realpath(path), tree, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
   const commit = await commitTree(tree, `Import ${path}`, options);
   return { commit, submodules: 'none', tarballSha256: null, debian: null, warnings };
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -44,6 +45,15 @@ describe('acquireSource', () => {
     expect(sh('git ls-files', src.dir).split('\n')).toContain('src/main.c');
     expect(sh('git status --porcelain', src.dir)).toBe('');
     expect(readdirSync(work)).toEqual(['plain']); // the staging folder is gone
+  });
+
+  it('copies a plain tree the user names through a link, not the link', async () => {
+    symlinkSync(plainTree('linked-target'), join(root, 'linked'));
+    const src = await acquireSource(parseSource(join(root, 'linked')), {
+      workDir: join(root, 'work-linked'),
+    });
+    expect(lstatSync(src.dir).isDirectory()).toBe(true);
+    expect(readFileSync(join(src.dir, 'configure.ac'), 'utf8')).toContain('AC_INIT');
   });
 
   it('clones a local repository and its committed state', async () => {

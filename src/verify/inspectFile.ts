@@ -1,4 +1,6 @@
-import { open, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { isConfinedPathError, readFileConfined } from '../fs/index.ts';
 import { hasArMagic, readArArchive } from './readArArchive.ts';
 import { type ElfResult, hasElfMagic, type Linkage, type Machine, readElf } from './readElf.ts';
 
@@ -108,33 +110,51 @@ function emptyFacts(path: string, kind: ElfFacts['kind']): ElfFacts {
   };
 }
 
-/** Reads the first bytes only, so folder walks skip non-binary files cheaply. */
-export async function looksBinaryObject(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
+/** From a file's first bytes, so folder walks skip non-binary files cheaply. */
+export function looksBinaryObject(head: Uint8Array): boolean {
+  return hasElfMagic(head) || hasArMagic(head);
+}
+
+/**
+ * Inspects a file of an untrusted tree (a build's output folder): read inside `root` only, so a
+ * link the build planted to a host file is reported unreadable with the reason, never read.
+ * Never throws; `shown` is the path the facts carry.
+ */
+export function inspectFileIn(root: string, rel: string, shown: string): ElfFacts {
   try {
-    const head = new Uint8Array(8);
-    const { bytesRead } = await handle.read(head, 0, 8, 0);
-    const bytes = head.subarray(0, bytesRead);
-    return hasElfMagic(bytes) || hasArMagic(bytes);
-  } finally {
-    await handle.close();
+    return inspectBytes(shown, readFileConfined(root, rel, { maxBytes: MAX_INSPECT_BYTES }));
+  } catch (error) {
+    const message =
+      isConfinedPathError(error) && error.code === 'too-large'
+        ? `file too large to inspect (over ${MAX_INSPECT_BYTES} bytes)`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return { ...emptyFacts(shown, 'unreadable'), error: message };
   }
 }
 
-/** Inspects a file on disk. Never throws: an unreadable file is reported as such. */
+/**
+ * Inspects a file the user named on the host. Opened without blocking and checked to be a
+ * regular file before it is read, from the same descriptor (a FIFO or device is reported, not
+ * read). Never throws: an unreadable file is reported as such.
+ */
 export async function inspectFile(path: string): Promise<ElfFacts> {
   try {
-    const handle = await open(path, 'r');
-    let size: number;
+    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     try {
-      size = (await handle.stat()).size;
+      const stats = await handle.stat();
+      if (!stats.isFile()) return { ...emptyFacts(path, 'unreadable'), error: 'not a regular file' };
+      if (stats.size > MAX_INSPECT_BYTES) {
+        return {
+          ...emptyFacts(path, 'unreadable'),
+          error: `file too large to inspect (${stats.size} bytes)`,
+        };
+      }
+      return inspectBytes(path, await handle.readFile());
     } finally {
       await handle.close();
     }
-    if (size > MAX_INSPECT_BYTES) {
-      return { ...emptyFacts(path, 'unreadable'), error: `file too large to inspect (${size} bytes)` };
-    }
-    return inspectBytes(path, await readFile(path));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { ...emptyFacts(path, 'unreadable'), error: message };

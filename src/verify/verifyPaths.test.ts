@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,5 +89,18 @@ describe('verifyPaths', () => {
   it('does not verify a folder with no riscv64 object', async () => {
     const report = await verifyPaths([folderWith({ 'a.txt': 'x' })]);
     expect(report).toMatchObject({ verdict: 'not_verified', reason: 'no ELF file or ar archive found' });
+  });
+
+  it('counts the links of a walked folder and follows none, to a folder or a file', async () => {
+    const dir = folderWith({ 'README.md': 'x' });
+    const host = folderWith({});
+    copyFileSync(fx('x86_64-exe'), join(host, 'host-program'));
+    copyFileSync(fx('riscv64-exe'), join(dir, 'hello'));
+    symlinkSync(host, join(dir, 'hostdir'));
+    symlinkSync(join(host, 'host-program'), join(dir, 'linked'));
+    const report = await verifyPaths([dir]);
+    expect(report.verdict).toBe('verified');
+    expect(report.files.map((f) => f.path)).toEqual([join(dir, 'hello')]);
+    expect(report.links).toBe(2);
   });
 });

@@ -1,50 +1,50 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { walkConfined } from '../fs/index.ts';
 import { decideVerdict, type Verdict } from './decideVerdict.ts';
-import { type ElfFacts, inspectFile, looksBinaryObject } from './inspectFile.ts';
+import { type ElfFacts, inspectFile, inspectFileIn, looksBinaryObject } from './inspectFile.ts';
 
 export interface VerifyReport extends Verdict {
   files: ElfFacts[];
   /** Files in walked folders that are neither ELF nor `ar` archives. */
   skipped: number;
+  /** Symbolic links in walked folders: never followed (a build may plant `dest -> /`). */
+  links: number;
 }
 
 /** Folders never descended into: version control metadata holds no build outputs. */
 const SKIP_DIRS = new Set(['.git', '.hg', '.svn']);
 
 /**
- * Checks files and folders (walked recursively, symbolic links not followed). A file named
- * explicitly is always reported; in folders only ELF files and archives are.
+ * Checks files and folders. A path named explicitly is always reported (a link named on the
+ * command line is the user's choice and is followed). Folders are walked without following a
+ * symbolic link, and their files are read inside the folder only (see walkConfined); only ELF
+ * files and archives are reported from them.
  */
 export async function verifyPaths(paths: readonly string[]): Promise<VerifyReport> {
   const files: ElfFacts[] = [];
   const explicit = new Set<string>();
   let skipped = 0;
+  let links = 0;
 
-  const walk = async (dir: string): Promise<void> => {
-    let entries: import('node:fs').Dirent[];
+  const walk = (dir: string): void => {
+    let entries: ReturnType<typeof walkConfined>['entries'];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = walkConfined(dir, { head: 8, skipDir: (name) => SKIP_DIRS.has(name) }).entries;
     } catch (error) {
       files.push(unreadable(dir, error));
       return;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name)) await walk(path);
-      } else if (entry.isFile()) {
-        let candidate = false;
-        try {
-          candidate = await looksBinaryObject(path);
-        } catch (error) {
-          files.push(unreadable(path, error));
-          continue;
-        }
-        if (candidate) files.push(await inspectFile(path));
-        else skipped++;
+      if (entry.type === 'link') links++;
+      if (entry.type !== 'file') continue;
+      const path = join(dir, entry.path);
+      if (!entry.head) {
+        files.push(unreadable(path, new Error('could not be opened as a regular file')));
+        continue;
       }
+      if (looksBinaryObject(entry.head)) files.push(inspectFileIn(dir, entry.path, path));
+      else skipped++;
     }
   };
 
@@ -57,13 +57,13 @@ export async function verifyPaths(paths: readonly string[]): Promise<VerifyRepor
       files.push(unreadable(path, error));
       continue;
     }
-    if (stat.isDirectory()) await walk(path);
+    if (stat.isDirectory()) walk(path);
     else {
       explicit.add(path);
       files.push(await inspectFile(path));
     }
   }
-  return { ...decideVerdict(files, { explicit }), files, skipped };
+  return { ...decideVerdict(files, { explicit }), files, skipped, links };
 }
 
 function unreadable(path: string, error: unknown): ElfFacts {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import {
@@ -81,7 +81,13 @@ export function registerAnalyzeCommand(program: Command, ctx: CliContext): void 
         options.contents === false
           ? { contents: null, reason: 'disabled with --no-contents' }
           : await loadContents(home, suite, ctx.signal, log);
-      const analysis = analyzeTree(root, { name: spec.name, contents, contentsUnavailableReason: reason });
+      // A link the user named is followed here, once: the walk follows no link inside the tree,
+      // nor a root that is one.
+      const analysis = analyzeTree(realpathSync(root), {
+        name: spec.name,
+        contents,
+        contentsUnavailableReason: reason,
+      });
       const result = {
         ...analysis,
         source: acquired
@@ -162,6 +168,11 @@ export function formatAnalysis(a: Analysis): string {
     out.push(
       `  ${h.file}: ${h.knowsRiscv64 ? 'knows riscv64' : 'does NOT know riscv64'}${h.timestamp ? ` (timestamp ${h.timestamp})` : ''}`,
     );
+  }
+  if (a.refusedLinks.length > 0) {
+    out.push('');
+    out.push(`Symbolic links not followed (they lead out of the tree): ${a.refusedLinks.length}`);
+    for (const link of a.refusedLinks.slice(0, SHOWN_FINDINGS)) out.push(`  ${link.path} -> ${link.target}`);
   }
   return `${out.join('\n')}\n`;
 }

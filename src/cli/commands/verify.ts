@@ -43,6 +43,7 @@ export function formatReport(report: VerifyReport): string {
     for (const m of f.members ?? []) lines.push(`  ${m.path}: ${describe(m)}`);
   }
   if (report.skipped > 0) lines.push(`(${report.skipped} other files skipped)`);
+  if (report.links > 0) lines.push(`(${report.links} symbolic links not followed)`);
   lines.push(`${report.verdict === 'verified' ? 'VERIFIED' : 'NOT VERIFIED'}: ${report.reason}`);
   for (const reason of report.reasons.slice(1)) lines.push(`  also: ${reason}`);
   return `${lines.join('\n')}\n`;

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { posix } from 'node:path';
 import { AUTOCONF_MARKER } from '../../analysis/buildSystems/autotools.ts';
+import { readTextConfined, walkConfined } from '../../fs/index.ts';
 import type { ExcerptSource } from '../../llm/index.ts';
 import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
 import type { PortState } from '../PortState.ts';
+import { refusedNote, refusedReason } from './refusedNote.ts';
 
 /** Build files worth showing a model, in the order a person would open them. */
 const BUILD_FILE_NAMES = [
@@ -40,6 +41,8 @@ const INTERESTING =
  * files of the chosen build (highest priority), the root's build files, the other detected builds'
  * evidence, then README/INSTALL. A shipped, generated `configure` is left out (configure.ac says
  * the same in a fraction of the tokens). Lines the dependency scan matched are the focus.
+ * Every file is read inside the tree: one behind a symbolic link that leads out of it is not
+ * read, and the prompt says so in its place.
  */
 export function buildFileSources(state: PortState): ExcerptSource[] {
   const root = state.source.dir;
@@ -69,31 +72,31 @@ export function buildFileSources(state: PortState): ExcerptSource[] {
     depLines.set(d.file, [...(depLines.get(d.file) ?? []), d.line]);
 
   const sources: ExcerptSource[] = [];
+  const notes: ExcerptSource[] = [];
   for (const [path, priority] of [...wanted].sort((a, b) => b[1] - a[1])) {
     if (sources.length >= MAX_EXCERPT_FILES) break;
-    const content = readText(join(root, path));
+    const read = readText(root, path);
+    if (read.refused) notes.push(refusedNote(path, read.refused));
+    const content = read.text;
     if (content === null) continue;
     if (posix.basename(path) === 'configure' && AUTOCONF_MARKER.test(content.slice(0, 4096))) continue;
     sources.push({ path, content, priority, focus: [...(depLines.get(path) ?? []), INTERESTING] });
   }
-  return sources;
+  return [...sources, ...notes];
 }
 
 function listDir(root: string, dir: string): string[] {
   try {
-    return readdirSync(join(root, dir));
+    return walkConfined(root, { from: dir, maxDepth: 0 }).entries.map((e) => e.name);
   } catch {
     return [];
   }
 }
 
-function readText(path: string): string | null {
-  try {
-    const stat = statSync(path);
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return null;
-    const text = readFileSync(path, 'utf8');
-    return text.includes('\0') ? null : text;
-  } catch {
-    return null;
-  }
+/** The text, or null; `refused` when the file exists but is not read for the tree's safety. */
+function readText(root: string, path: string): { text: string | null; refused?: string } {
+  const read = readTextConfined(root, path, { maxBytes: MAX_FILE_BYTES });
+  if (read.text !== null) return { text: read.text.includes('\0') ? null : read.text };
+  const refused = refusedReason(read.code);
+  return refused ? { text: null, refused } : { text: null };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,39 @@ describe('failure context', () => {
       expect(sources).toEqual([{ path: 'lib/foo.c', content: 'a\nb\nc\n', focus: [2], priority: 4 }]);
     } finally {
       rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
+  it('puts a note, not the file, where a diagnostic names a link out of the tree', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'rvport-fc-'));
+    try {
+      const tree = join(base, 'tree');
+      mkdirSync(join(tree, 'src'), { recursive: true });
+      writeFileSync(join(base, 'id_rsa'), 'PRIVATE KEY\n');
+      symlinkSync(join(base, 'id_rsa'), join(tree, 'src', 'x.c'));
+      symlinkSync('x.c', join(tree, 'src', 'y.c'));
+      writeFileSync(join(tree, 'src', 'z.c'), 'int z;\n');
+      symlinkSync('z.c', join(tree, 'src', 'w.c'));
+      const sources = await referencedExcerpts(tree, [
+        { path: 'src/x.c', line: 1 },
+        { path: 'src/y.c', line: 1 },
+        { path: 'src/w.c', line: 1 },
+      ]);
+      expect(sources).toEqual([
+        { path: 'src/w.c', content: 'int z;\n', focus: [1], priority: 4 },
+        {
+          path: 'src/x.c',
+          content: '(not read: a symbolic link that leads outside the source tree)',
+          priority: 0,
+        },
+        {
+          path: 'src/y.c',
+          content: '(not read: a symbolic link that leads outside the source tree)',
+          priority: 0,
+        },
+      ]);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
-import { join, normalize, posix } from 'node:path';
+import { posix } from 'node:path';
+import { readTextConfined } from '../../fs/index.ts';
 import type { ExcerptSource } from '../../llm/index.ts';
+import { refusedNote, refusedReason } from './refusedNote.ts';
 
 /** Where a diagnostic points: a file of the source tree and a line in it. */
 export interface SourceReference {
@@ -57,9 +58,14 @@ export function referencedFiles(output: string, planDir: string): SourceReferenc
   return found;
 }
 
+/** Larger files are not excerpted. */
+const MAX_REFERENCED_BYTES = 4 * 1024 * 1024;
+
 /**
  * Excerpt sources for the referenced files that exist in the tree (the fresh source the build
  * used), each focused on the lines its diagnostics name; the first file has the highest priority.
+ * Files are read inside the tree only: a diagnostic naming a link that leads out of it (the build
+ * or the repository can plant `src/x.c -> /root/.ssh/id_rsa`) gets a note, not the file.
  */
 export async function referencedExcerpts(
   treeRoot: string,
@@ -72,13 +78,16 @@ export async function referencedExcerpts(
     byPath.set(ref.path, lines);
   }
   const sources: ExcerptSource[] = [];
+  const notes: ExcerptSource[] = [];
   for (const [path, lines] of byPath) {
     if (sources.length >= MAX_REFERENCED_FILES) break;
-    const file = join(treeRoot, normalize(path));
-    const info = await stat(file).catch(() => null);
-    if (!info?.isFile() || info.size > 4 * 1024 * 1024) continue;
-    const content = await readFile(file, 'utf8');
-    sources.push({ path, content, focus: lines, priority: MAX_REFERENCED_FILES - sources.length });
+    const read = readTextConfined(treeRoot, path, { maxBytes: MAX_REFERENCED_BYTES });
+    if (read.text === null) {
+      const refused = refusedReason(read.code);
+      if (refused) notes.push(refusedNote(path, refused));
+      continue;
+    }
+    sources.push({ path, content: read.text, focus: lines, priority: MAX_REFERENCED_FILES - sources.length });
   }
-  return sources;
+  return [...sources, ...notes];
 }

@@ -33,7 +33,7 @@ export async function freshSource(state: PortState, sandbox: Sandbox): Promise<v
     });
     if (copy.exitCode !== 0)
       throw new Error(`copying the source into the sandbox failed: ${copy.stderr.trim()}`);
-    await normalizeAutotoolsTimestamps(join(target, state.plan?.dir ?? '.'));
+    await normalizeAutotoolsTimestamps(target, state.plan?.dir ?? '.');
     // After the timestamps: a patched file is newer than what was generated from it, as after an edit.
     await applyPatches(target, state.patches);
     const cleared = await sandbox.run(['rm', '-rf', '--', `${SANDBOX_WORKSPACE}/dest`]);

@@ -1,8 +1,8 @@
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import type { NodeRunContext } from '../../engine/types.ts';
-import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
+import { writeJsonAtomic } from '../../fs/index.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import type { Sandbox } from '../../sandbox/Sandbox.ts';
@@ -10,6 +10,7 @@ import { type CuratedArtifacts, curateArtifacts } from '../llm/curateArtifacts.t
 import { fewShotPath, toFewShotExample } from '../llm/fewShot.ts';
 import { type SummarizedRecipe, summarizeRecipe } from '../llm/summarizeRecipe.ts';
 import { PortNode } from '../nodeNames.ts';
+import { copyArtifactsOut } from '../outputs/copyArtifactsOut.ts';
 import { renderRecipe } from '../outputs/renderRecipe.ts';
 import { toRecipeEntry } from '../outputs/toRecipeEntry.ts';
 import { type PortServices, portServices } from '../PortServices.ts';
@@ -55,7 +56,9 @@ export const finishNode = FunctionNode<PortState>({
     const ranked: PortState = { ...state, artifacts: curated.artifacts, llm: curated.llm };
     const smokeTests = await smokeRun(svc, sandbox, ranked, ctx);
     const hazardWarnings = await hazardWarningsIn(svc.buildLog);
-    await copyArtifactsOut(svc, sandbox, ranked);
+    await copyArtifactsOut(sandbox.workspace, join(svc.outDir, 'artifacts'), ranked.artifacts, (message) =>
+      svc.progress({ type: 'note', message }),
+    );
     const finished: PortState = {
       ...ranked,
       buildStatus: 'SUCCESS',
@@ -178,24 +181,6 @@ async function smokeRun(
     }
   }
   return results;
-}
-
-/** Artifacts copied to OUT/NAME/artifacts (programs and libraries), at most. */
-export const MAX_COPIED_ARTIFACTS = 50;
-
-/** The riscv64 programs and libraries leave the throwaway instance for OUT/NAME/artifacts. */
-async function copyArtifactsOut(svc: PortServices, sandbox: Sandbox, state: PortState): Promise<void> {
-  const target = join(svc.outDir, 'artifacts');
-  await rm(target, { recursive: true, force: true });
-  const wanted = state.artifacts
-    .filter((a) => ['program', 'shared-library', 'static-library'].includes(a.role))
-    .slice(0, MAX_COPIED_ARTIFACTS);
-  for (const a of wanted) {
-    const { folder, rel } = artifactLocation(a.path);
-    const from = join(sandbox.workspace, folder, rel);
-    await mkdir(dirname(join(target, a.path)), { recursive: true });
-    await copyFile(from, join(target, a.path)).catch(() => {});
-  }
 }
 
 async function hazardWarningsIn(buildLog: string): Promise<string[]> {

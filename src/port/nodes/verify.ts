@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import { decideVerdict } from '../../verify/decideVerdict.ts';
-import { type ElfFacts, inspectFile } from '../../verify/inspectFile.ts';
+import { type ElfFacts, inspectFileIn } from '../../verify/inspectFile.ts';
 import { findBuildOutputs } from '../findBuildOutputs.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { rankArtifacts } from '../outputs/rankArtifacts.ts';
@@ -32,10 +32,10 @@ export const verifyNode = FunctionNode<PortState>({
       [join(sandbox.workspace, 'src'), '', state.source.dir ?? null],
       [join(sandbox.workspace, 'dest'), DESTDIR_PREFIX, null],
     ] as const) {
-      for (const rel of await findBuildOutputs(root, original)) {
-        const f = await inspectFile(join(root, rel));
-        facts.push(relabel(f, join(root, rel), `${prefix}${rel}`));
-      }
+      // the build wrote these trees: read inside them only, and say why one was not walked
+      const refused = (reason: string) => svc.progress({ type: 'note', message: `not verified: ${reason}` });
+      for (const rel of await findBuildOutputs(root, original, refused))
+        facts.push(inspectFileIn(root, rel, `${prefix}${rel}`));
     }
     const verdict = decideVerdict(
       facts,
@@ -64,13 +64,3 @@ export const verifyNode = FunctionNode<PortState>({
     return { context: { ...rebuilt, buildStatus: 'SUCCESS', verification, artifacts, audit } };
   },
 });
-
-/** Paths in reports are relative to the source root (or DESTDIR/), never host paths. */
-function relabel(f: ElfFacts, hostPath: string, shown: string): ElfFacts {
-  const fix = (p: string) => (p.startsWith(hostPath) ? shown + p.slice(hostPath.length) : p);
-  return {
-    ...f,
-    path: fix(f.path),
-    ...(f.members ? { members: f.members.map((m) => ({ ...m, path: fix(m.path) })) } : {}),
-  };
-}

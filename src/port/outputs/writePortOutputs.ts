@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
-import { writeFileAtomic, writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
+import { MAX_COPY_BYTES, readFileConfined, writeFileAtomic, writeJsonAtomic } from '../../fs/index.ts';
 import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
 import type { PortState } from '../PortState.ts';
 import { renderEscalation } from './renderEscalation.ts';
@@ -72,9 +72,15 @@ export async function writeCacheHitOutputs(entry: RecipeEntry, outDir: string): 
 async function writePackage(state: PortState, outDir: string, written: readonly string[]): Promise<string> {
   const entries: Record<string, Uint8Array> = {};
   for (const name of written) entries[name] = await readFile(join(outDir, name));
+  // The copies finish made (plain files); read inside artifacts/ so no path can pull in another file.
   for (const a of state.artifacts) {
-    const file = join(outDir, 'artifacts', a.path);
-    if (await exists(file)) entries[join('artifacts', a.path)] = await readFile(file);
+    try {
+      entries[join('artifacts', a.path)] = readFileConfined(join(outDir, 'artifacts'), a.path, {
+        maxBytes: MAX_COPY_BYTES,
+      });
+    } catch {
+      // not copied (an object, or refused): not in the package either
+    }
   }
   const manifest = {
     package: state.source.name,

@@ -1,5 +1,5 @@
-import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
+import { readFileConfined, walkConfined } from '../../fs/index.ts';
 import { normalizeBuildText } from './normalizeBuildText.ts';
 
 /** What a file of a build tree is, for the report: what configure wrote, what the build made, or else. */
@@ -135,26 +135,27 @@ function withoutPycTime(content: Buffer): Buffer {
 
 type Entry = { type: 'file' } | { type: 'link'; target: string } | { type: 'dir' } | { type: 'special' };
 
+/** Build trees are compared whole: no entry or size limit short of what a Buffer can hold. */
+const MAX_COMPARED_BYTES = 2 * 1024 * 1024 * 1024;
+/** Deeper than any real build tree; each level holds one descriptor open while it is walked. */
+const MAX_COMPARED_DEPTH = 256;
+
+/** The builds wrote both trees: walked without following a link, files read inside the tree. */
 async function listTree(root: string): Promise<Map<string, Entry>> {
   const entries = new Map<string, Entry>();
-  const walk = async (relative: string) => {
-    for (const name of await readdir(join(root, relative))) {
-      const path = relative ? `${relative}/${name}` : name;
-      if (IGNORED_PATHS.some((pattern) => pattern.test(path))) continue;
-      const info = await lstat(join(root, path));
-      if (info.isDirectory()) {
-        entries.set(path, { type: 'dir' });
-        await walk(path);
-      } else if (info.isSymbolicLink()) {
-        entries.set(path, { type: 'link', target: await readlink(join(root, path)) });
-      } else if (info.isFile()) {
-        entries.set(path, { type: 'file' });
-      } else {
-        entries.set(path, { type: 'special' });
-      }
-    }
-  };
-  await walk('');
+  const ignored = (path: string) => IGNORED_PATHS.some((pattern) => pattern.test(path));
+  const walked = walkConfined(root, {
+    maxEntries: Number.POSITIVE_INFINITY,
+    maxDepth: MAX_COMPARED_DEPTH,
+    skipDir: (_name, path) => ignored(path),
+  });
+  for (const entry of walked.entries) {
+    if (ignored(entry.path)) continue;
+    if (entry.type === 'directory') entries.set(entry.path, { type: 'dir' });
+    else if (entry.type === 'link') entries.set(entry.path, { type: 'link', target: entry.target ?? '' });
+    else if (entry.type === 'file') entries.set(entry.path, { type: 'file' });
+    else entries.set(entry.path, { type: 'special' });
+  }
   return entries;
 }
 
@@ -202,8 +203,8 @@ export async function compareBuildTrees(
       files++;
       const difference = compareFileContents(
         path,
-        await readFile(join(a, path)),
-        await readFile(join(b, path)),
+        readFileConfined(a, path, { maxBytes: MAX_COMPARED_BYTES }),
+        readFileConfined(b, path, { maxBytes: MAX_COMPARED_BYTES }),
         labels,
       );
       if (difference) differences.push(difference);
