@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Job, Queue, QueueEvents } from 'bullmq';
-import type { RecipeCache } from '../../recipes/RecipeCache.ts';
+import { writeFileAtomic } from '../../fs/writeFileAtomic.ts';
+import { isRecipeCacheError, type RecipeCache } from '../../recipes/RecipeCache.ts';
 import type { ValidBatchEntry } from '../BatchEntry.ts';
 import { type EntryResult, failedResult } from '../EntryResult.ts';
 import type { PortRunner, RunOutcome } from '../PortRunner.ts';
@@ -122,7 +123,10 @@ export async function openQueuePortRunner(options: QueuePortRunnerOptions): Prom
   };
 }
 
-/** Takes in a worker's answer: its recipe-cache entries into ours, its text outputs into OUT/NAME/. */
+/**
+ * Takes in a worker's answer: its recipe-cache entries into ours (only this entry's package, with
+ * the checks of `rvport cache import`), its text outputs into OUT/NAME/.
+ */
 async function collect(
   entry: ValidBatchEntry,
   value: unknown,
@@ -137,12 +141,29 @@ async function collect(
     );
   }
   const { result, recipes, files } = parsed.data;
-  if (recipes !== null) await options.cache.importBundle(recipes, `the worker ${result.worker}'s recipes`);
+  let refusedBundle = '';
+  if (recipes !== null) {
+    try {
+      await options.cache.importBundle(recipes, `the recipes of worker ${result.worker}`, {
+        onlyPackage: entry.name,
+      });
+    } catch (error) {
+      if (!isRecipeCacheError(error)) throw error;
+      refusedBundle = `; its recipe bundle was refused: ${error.message}`;
+    }
+  }
   await mkdir(join(options.out, entry.name), { recursive: true });
   for (const name of RETURNED_FILES) {
     const text = files[name];
-    if (text !== undefined) await writeFile(join(options.out, entry.name, name), text);
+    if (text !== undefined) await writeFileAtomic(join(options.out, entry.name, name), text);
   }
   // The coordinator's own view of the entry wins over whatever the worker echoed back.
-  return { ...result, key: entry.key, line: entry.line, source: entry.source, name: entry.name };
+  return {
+    ...result,
+    key: entry.key,
+    line: entry.line,
+    source: entry.source,
+    name: entry.name,
+    message: `${result.message}${refusedBundle}`,
+  };
 }

@@ -20,6 +20,10 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
       positiveInt,
       60,
     )
+    .option(
+      '--allow-local-sources',
+      'also take jobs whose SOURCE is a path on this machine (folder, tarball, file:// URL)',
+    )
     .option('--json', 'one JSON object a line on stdout per job event')
     .action(
       async (opts: {
@@ -27,6 +31,7 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
         concurrency: number;
         out: string;
         lockSeconds: number;
+        allowLocalSources?: boolean;
         json?: boolean;
       }) => {
         let queueLost = false;
@@ -36,6 +41,7 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
             concurrency: opts.concurrency,
             out: resolve(opts.out),
             lockMs: opts.lockSeconds * 1000,
+            allowLocalSources: !!opts.allowLocalSources,
             signal: ctx.signal,
             onEvent: (event) =>
               opts.json
