@@ -16,7 +16,7 @@ import {
   RETURNED_FILE_MAX_BYTES,
   RETURNED_FILES,
 } from './PortJob.ts';
-import { connectQueue, QUEUE_NAME } from './queueConnection.ts';
+import { connectQueue, QUEUE_NAME, scrub } from './queueConnection.ts';
 import type { WorkerEvent } from './WorkerEvent.ts';
 
 /**
@@ -132,7 +132,7 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ que
     const now = Date.now();
     if (now - (lastSaid.get(error.message) ?? Number.NEGATIVE_INFINITY) < ERROR_REPEAT_MS) return;
     lastSaid.set(error.message, now);
-    options.onEvent({ type: 'error', message: error.message });
+    options.onEvent({ type: 'error', message: scrub(error.message, options.url) });
   });
   options.onEvent({ type: 'ready', worker: id, queue: QUEUE_NAME, concurrency: options.concurrency });
   await new Promise<void>((resolve) => {

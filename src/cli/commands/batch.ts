@@ -6,6 +6,7 @@ import { childPortRunner } from '../../batch/childPortRunner.ts';
 import type { PortRunner } from '../../batch/PortRunner.ts';
 import { parseBatchList } from '../../batch/parseBatchList.ts';
 import { type PortSettings, portFlags } from '../../batch/portFlags.ts';
+import { QUEUE_URL_ENV } from '../../batch/queue/queueConnection.ts';
 import { openQueuePortRunner, type QueuePortRunner } from '../../batch/queue/queuePortRunner.ts';
 import { runBatch } from '../../batch/runBatch.ts';
 import { SUMMARY_FILE, writeBatchReport } from '../../batch/writeBatchReport.ts';
@@ -25,7 +26,7 @@ interface BatchOptions {
   workers?: number;
   out: string;
   force?: boolean;
-  queue?: string;
+  queue?: string | true;
   jobTimeout?: number;
   maxAttempts?: number;
   mode?: RequestedMode;
@@ -46,7 +47,10 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
       './rvport-out',
     )
     .option('--force', 'run every entry again, ignoring earlier results and the recipe cache')
-    .option('--queue <url>', 'distribute the ports as BullMQ jobs on redis://HOST:PORT (see rvport worker)')
+    .option(
+      '--queue [url]',
+      `distribute the ports as BullMQ jobs on redis://[:PASSWORD@]HOST:PORT or rediss://… (see rvport worker); without URL: $${QUEUE_URL_ENV}`,
+    )
     .option('--job-timeout <seconds>', 'stop a port after this much wall time (a failed entry)', positiveInt)
     .option('--max-attempts <n>', 'attempts of each port before it escalates', positiveInt)
     .addOption(
@@ -67,6 +71,8 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
           '--workers is for a local batch; with --queue, run `rvport worker --concurrency N`',
         );
       }
+      const queueUrl = opts.queue === true ? process.env[QUEUE_URL_ENV] : opts.queue;
+      if (opts.queue === true && !queueUrl) throw new UsageError(`--queue without a URL needs $${QUEUE_URL_ENV}`);
       const listFile = resolve(list);
       const text = await readList(listFile);
       const entries = parseBatchList(text, dirname(listFile));
@@ -92,10 +98,10 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
 
       let runner: PortRunner;
       let queueRunner: QueuePortRunner | undefined;
-      if (opts.queue) {
+      if (queueUrl) {
         try {
           queueRunner = await openQueuePortRunner({
-            url: opts.queue,
+            url: queueUrl,
             batchId: store.batchId,
             settings,
             out,
