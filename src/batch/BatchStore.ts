@@ -53,7 +53,7 @@ export class BatchStore {
     const attempt = takeLockFile(join(this.dir, BATCH_LOCK_FILE));
     if (!attempt.acquired) {
       throw new BatchStateError(
-        `another rvport batch (process ${attempt.holder}) is running in ${this.dir}; wait for it to end or use another --out`,
+        `another rvport batch (process ${attempt.holder}) is running in ${this.dir}; wait for it to end or use another --out (if none runs, remove ${join(this.dir, BATCH_LOCK_FILE)})`,
         'BATCH_LOCKED',
       );
     }
