@@ -100,7 +100,7 @@ describe('a worker and hostile queue jobs', () => {
     ],
     ["a name that is not its SOURCE's", job('debian:zlib', 'openssl'), /is not the one its SOURCE gives/],
     ['shell metacharacters', job('https://example.invalid/x;touch /tmp/owned', 'x'), /shell metacharacters/],
-    ['a SOURCE that is a flag', job('--out=/tmp', 'tmp'), /may not start with '-'/],
+    ['a SOURCE that is a flag', job('--upload-pack=touch:/tmp/owned', 'x'), /may not start with '-'/],
     ['an unknown scheme', job('ftp://example.invalid/zlib.tar.gz', 'zlib'), /unknown SOURCE scheme/],
     [
       'a folder on the worker',

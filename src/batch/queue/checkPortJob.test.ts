@@ -42,7 +42,7 @@ describe('checkPortJob', () => {
     ['another name', job('debian:zlib', 'openssl'), /is not the one its SOURCE gives/],
     ['shell metacharacters', job('https://example.invalid/x;rm -rf ~', 'x'), /shell metacharacters/],
     ['an unknown scheme', job('ftp://example.invalid/zlib', 'zlib'), /unknown SOURCE scheme/],
-    ['a flag', job('--out=/etc', 'etc'), /may not start with '-'/],
+    ['a flag', job('--upload-pack=touch:/tmp/x', 'x'), /may not start with '-'/],
     ['an invalid Debian name', job('debian:Zlib_', 'Zlib_'), /invalid Debian source package/],
   ])('refuses %s', (_what, hostile, reason) => {
     const check = checkPortJob(hostile, strict);
@@ -62,5 +62,20 @@ describe('checkPortJob', () => {
       });
       expect(checkPortJob(job(source, name), { allowLocalSources: true })).toMatchObject({ ok: true, name });
     }
+  });
+
+  it('does not tell which paths exist on the worker', () => {
+    const reasons = [
+      join(dir, 'zlib'),
+      join(dir, 'nothing-here'),
+      '/etc/shadow',
+      'relative/path',
+      'file:///etc',
+    ].map((source) => {
+      const check = checkPortJob(job(source, 'x'), strict);
+      return check.ok ? '' : check.reason.replace(JSON.stringify(source), 'S');
+    });
+    expect(new Set(reasons).size).toBe(1);
+    expect(reasons[0]).toMatch(/path on the worker's machine/);
   });
 });

@@ -11,6 +11,13 @@ export type JobCheck = { ok: true; source: string; name: string } | { ok: false;
  * machine (a folder, a tarball, a file:// URL) is refused unless the worker allows local sources.
  */
 export function checkPortJob(job: PortJob, options: { allowLocalSources: boolean; cwd?: string }): JobCheck {
+  const local = {
+    ok: false as const,
+    reason: `the SOURCE ${JSON.stringify(job.source)} is a path on the worker's machine; this worker takes local sources only with --allow-local-sources`,
+  };
+  // Refused before parseSource looks at the file system: the reason must not tell a job's
+  // author which paths exist here.
+  if (!options.allowLocalSources && namesLocalPath(job.source)) return local;
   let spec: SourceSpec;
   try {
     spec = parseSource(job.source, options.cwd);
@@ -18,12 +25,7 @@ export function checkPortJob(job: PortJob, options: { allowLocalSources: boolean
     if (!isSourceError(error)) throw error;
     return { ok: false, reason: error.message };
   }
-  if (isLocal(spec) && !options.allowLocalSources) {
-    return {
-      ok: false,
-      reason: `the SOURCE ${JSON.stringify(job.source)} is a path on the worker's machine; this worker takes local sources only with --allow-local-sources`,
-    };
-  }
+  if (isLocal(spec) && !options.allowLocalSources) return local;
   if (job.name !== spec.name) {
     return {
       ok: false,
@@ -32,6 +34,12 @@ export function checkPortJob(job: PortJob, options: { allowLocalSources: boolean
   }
   const source = spec.kind === 'directory' || spec.kind === 'tarball' ? spec.path : job.source;
   return { ok: true, source, name: spec.name };
+}
+
+/** Every SOURCE but a path has a colon (`debian:`, `scheme://`, `user@host:path`); file: is a path. */
+function namesLocalPath(source: string): boolean {
+  const s = source.trim();
+  return /^file:/i.test(s) || !s.includes(':') || /^[/.~]/.test(s);
 }
 
 function isLocal(spec: SourceSpec): boolean {
