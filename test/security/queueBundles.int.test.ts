@@ -86,7 +86,7 @@ beforeAll(async () => {
         llm: { calls: 0, costUsd: 0 },
         cacheHit: false,
         tests: null,
-        message: 'verified',
+        message: job.data.name === 'sl' ? 'verified' : 'verified\u001b]0;owned\u0007',
         worker: 'hostile:1',
         finishedAt: new Date().toISOString(),
       },
@@ -119,6 +119,11 @@ describe('recipe bundles from a hostile worker', () => {
       .map((l) => JSON.parse(l));
     const message = (name: string) => rows.find((r) => r.name === name)?.message;
     expect(message('sl')).toBe('verified');
+    // the worker's words are shown, never obeyed, by the coordinator's terminal and reports
+    expect(message('zlib')).toMatch(/^verified\\u001b\]0;owned\\u0007; /);
+    expect(run.stderr + readFileSync(join(work, 'out', 'summary.md'), 'utf8')).not.toContain(
+      '\u001b]0;owned',
+    );
     expect(message('zlib')).toMatch(
       /recipe bundle was refused: .*entry 2 is for package 'openssl', not 'zlib'/,
     );

@@ -101,6 +101,8 @@ describe('a worker and hostile queue jobs', () => {
     ["a name that is not its SOURCE's", job('debian:zlib', 'openssl'), /is not the one its SOURCE gives/],
     ['shell metacharacters', job('https://example.invalid/x;touch /tmp/owned', 'x'), /shell metacharacters/],
     ['a SOURCE that is a flag', job('--upload-pack=touch:/tmp/owned', 'x'), /may not start with '-'/],
+    // ESC c resets a terminal; the flag refusal quotes the SOURCE as it is
+    ['terminal escapes in the SOURCE', job('-x:\u001bc', 'x'), /may not start with '-': -x:\\u001bc$/],
     ['an unknown scheme', job('ftp://example.invalid/zlib.tar.gz', 'zlib'), /unknown SOURCE scheme/],
     [
       'a folder on the worker',
@@ -129,6 +131,7 @@ describe('a worker and hostile queue jobs', () => {
     expect(existsSync(join(tmpdir(), canaryName))).toBe(false);
     expect(existsSync('/tmp/owned')).toBe(false);
     expect(workerLog).toMatch(new RegExp(`refused job ${done.id}: `));
+    expect(workerLog).not.toContain('\u001b'); // shown escaped, never obeyed
   });
 
   it('refuses a job with settings it does not know (no raw flags reach a port), without a retry', async () => {

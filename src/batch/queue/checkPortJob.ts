@@ -1,6 +1,7 @@
 import { parseSource, type SourceSpec } from '../../sources/parseSource.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
 import type { PortJob } from './PortJob.ts';
+import { printable } from './printable.ts';
 
 export type JobCheck = { ok: true; source: string; name: string } | { ok: false; reason: string };
 
@@ -11,6 +12,11 @@ export type JobCheck = { ok: true; source: string; name: string } | { ok: false;
  * machine (a folder, a tarball, a file:// URL) is refused unless the worker allows local sources.
  */
 export function checkPortJob(job: PortJob, options: { allowLocalSources: boolean; cwd?: string }): JobCheck {
+  const check = checkJob(job, options);
+  return check.ok ? check : { ok: false, reason: printable(check.reason) };
+}
+
+function checkJob(job: PortJob, options: { allowLocalSources: boolean; cwd?: string }): JobCheck {
   const local = {
     ok: false as const,
     reason: `the SOURCE ${JSON.stringify(job.source)} is a path on the worker's machine; this worker takes local sources only with --allow-local-sources`,

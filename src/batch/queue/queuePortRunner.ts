@@ -9,6 +9,7 @@ import { type EntryResult, failedResult } from '../EntryResult.ts';
 import type { PortRunner, RunOutcome } from '../PortRunner.ts';
 import type { PortSettings } from '../portFlags.ts';
 import { type PortJob, portJobReturnSchema, RETURNED_FILES } from './PortJob.ts';
+import { printable } from './printable.ts';
 import { connectQueue, QUEUE_NAME } from './queueConnection.ts';
 
 /** Tries of a job whose port crashed (a dead worker's job is retried by stalled-job detection). */
@@ -149,7 +150,7 @@ async function collect(
       });
     } catch (error) {
       if (!isRecipeCacheError(error)) throw error;
-      refusedBundle = `; its recipe bundle was refused: ${error.message}`;
+      refusedBundle = `; its recipe bundle was refused: ${printable(error.message)}`;
     }
   }
   await mkdir(join(options.out, entry.name), { recursive: true });
@@ -157,13 +158,17 @@ async function collect(
     const text = files[name];
     if (text !== undefined) await writeFileAtomic(join(options.out, entry.name, name), text);
   }
-  // The coordinator's own view of the entry wins over whatever the worker echoed back.
+  // The coordinator's own view of the entry wins over whatever the worker echoed back, and the
+  // worker's words reach our terminal and reports without control characters.
   return {
     ...result,
     key: entry.key,
     line: entry.line,
     source: entry.source,
     name: entry.name,
-    message: `${result.message}${refusedBundle}`,
+    message: `${printable(result.message)}${refusedBundle}`,
+    worker: printable(result.worker),
+    buildSystem: result.buildSystem === null ? null : printable(result.buildSystem),
+    errorCategory: result.errorCategory === null ? null : printable(result.errorCategory),
   };
 }
