@@ -44,7 +44,8 @@ export function registerCacheCommand(program: Command, ctx: CliContext): void {
     .description('print the recipe of a package (all images)')
     .option('--json', 'the full cache entries as JSON')
     .action(async (name: string, opts: { json?: boolean }) => {
-      const { entries } = await open().list();
+      const { entries, problems } = await open().list();
+      for (const p of problems) ctx.err(`rvport: warning: ${p}\n`);
       const mine = entries.filter((e) => e.package === name);
       if (mine.length === 0) throw new UsageError(`no cached recipe for '${name}'`);
       ctx.out(opts.json ? `${JSON.stringify(mine, null, 2)}\n` : mine.map((e) => e.recipe).join('\n---\n'));
