@@ -1,13 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { takeLockFile } from '../engine/stores/takeLockFile.ts';
 import { writeJsonAtomic } from '../fs/writeFileAtomic.ts';
 import type { EntryResult } from './EntryResult.ts';
 
 export const BATCH_STATE_FILE = 'batch.json';
+/** Held by the one batch that runs on an OUT folder (its pid in it). */
+export const BATCH_LOCK_FILE = 'batch.lock';
 
 export class BatchStateError extends Error {
   override name = 'BatchStateError';
+  constructor(
+    message: string,
+    readonly code: 'CORRUPT_BATCH_STATE' | 'BATCH_LOCKED',
+  ) {
+    super(message);
+  }
 }
 
 interface BatchStateFile {
@@ -34,6 +43,23 @@ export class BatchStore {
     return join(this.dir, BATCH_STATE_FILE);
   }
 
+  /**
+   * One batch at a time per OUT: a second one would keep its own copy of the results and write
+   * it over the first one's (and start the same ports twice). A batch that died leaves a lock
+   * the next one takes over. Returns the release.
+   */
+  async lock(): Promise<() => void> {
+    await mkdir(this.dir, { recursive: true });
+    const attempt = takeLockFile(join(this.dir, BATCH_LOCK_FILE));
+    if (!attempt.acquired) {
+      throw new BatchStateError(
+        `another rvport batch (process ${attempt.holder}) is running in ${this.dir}; wait for it to end or use another --out (if none runs, remove ${join(this.dir, BATCH_LOCK_FILE)})`,
+        'BATCH_LOCKED',
+      );
+    }
+    return attempt.release;
+  }
+
   async load(): Promise<void> {
     let text: string;
     try {
@@ -51,6 +77,7 @@ export class BatchStore {
     } catch (error) {
       throw new BatchStateError(
         `${this.file} is not JSON (${(error as Error).message}); remove it or use --force`,
+        'CORRUPT_BATCH_STATE',
       );
     }
     if (
@@ -58,7 +85,10 @@ export class BatchStore {
       typeof parsed.batchId !== 'string' ||
       typeof parsed.results !== 'object'
     ) {
-      throw new BatchStateError(`${this.file} is no rvport batch state; remove it or use --force`);
+      throw new BatchStateError(
+        `${this.file} is no rvport batch state; remove it or use --force`,
+        'CORRUPT_BATCH_STATE',
+      );
     }
     this.state = parsed;
   }

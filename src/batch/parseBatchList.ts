@@ -10,7 +10,7 @@ const COMMENT = /(^|\s)#.*$/;
  * Reads a batch LIST: one SOURCE per line, `#` comments, blank lines ignored. Every entry is
  * checked with the port's own SOURCE rules; an invalid one is kept as an entry with its reason
  * (the batch reports it as failed and goes on). Two entries of one package name would share an
- * output folder and a run checkpoint, so the later one is invalid too.
+ * output folder, so the later one is invalid too.
  */
 export function parseBatchList(text: string, baseDir: string): BatchEntry[] {
   const entries: BatchEntry[] = [];
@@ -35,7 +35,7 @@ export function parseBatchList(text: string, baseDir: string): BatchEntry[] {
     if (invalid === null && sameSource !== undefined) {
       invalid = `the same SOURCE as line ${sameSource}`;
     } else if (invalid === null && name !== null && byName.has(name)) {
-      invalid = `the same package name '${name}' as line ${byName.get(name)} (one output folder and checkpoint per name)`;
+      invalid = `the same package name '${name}' as line ${byName.get(name)} (one output folder per name)`;
     }
     const key = bySource.has(source) ? `${source}@${line}` : source;
     if (!bySource.has(source)) bySource.set(source, line);

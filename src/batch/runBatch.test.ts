@@ -196,4 +196,15 @@ describe('BatchStore', () => {
     writeFileSync(join(dir, 'batch.json'), '{"something": "else"}');
     await expect(openStore(dir)).rejects.toThrow(/no rvport batch state/);
   });
+
+  it('lets one batch at a time hold an OUT folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-batch-'));
+    const release = await new BatchStore(dir).lock();
+    await expect(new BatchStore(dir).lock()).rejects.toMatchObject({
+      code: 'BATCH_LOCKED',
+      message: expect.stringMatching(new RegExp(`another rvport batch \\(process ${process.pid}\\)`)),
+    });
+    release();
+    (await new BatchStore(dir).lock())();
+  });
 });

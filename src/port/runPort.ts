@@ -11,6 +11,7 @@ import { FileStateStore } from '../engine/stores/FileStateStore.ts';
 import { recoveryHeuristics } from '../heuristics/index.ts';
 import { createLlmClient, loadLlmConfig } from '../llm/index.ts';
 import { RecipeCache } from '../recipes/RecipeCache.ts';
+import type { RecipeEntry } from '../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
 import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
 import { createSandbox } from '../sandbox/createSandbox.ts';
@@ -27,6 +28,7 @@ import type { PortServices, SandboxProvider } from './PortServices.ts';
 import { createPortState, type PortState } from './PortState.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 import { portGraph } from './portGraph.ts';
+import { portRunId } from './portRunId.ts';
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60 * 60 * 1000;
 export const DEFAULT_TEST_TIMEOUT_MS = 30 * 60 * 1000;
@@ -102,30 +104,27 @@ export async function runPort(
   const mode = choice.mode;
   const imageId = imageOf(mode);
 
+  // The checkpoint comes first: a port stopped late in finish may have written its cache entry
+  // already, and must resume rather than be answered from the cache. --restart discards it
+  // without reading it, so a corrupt checkpoint can be discarded too.
+  const runId = portRunId(spec);
+  const store = new FileStateStore(join(home, 'runs'));
+  if (request.restart) await resetWorkflow(runId, { store });
+  const existing = request.restart ? undefined : await store.load(runId);
+  const resuming = !!existing && existing.status !== 'completed';
+
   const commit = await localCommit(spec);
-  const cached = request.force
-    ? undefined
-    : await new RecipeCache(recipeCacheDir(env)).lookup(spec.name, imageId, {
-        spec: spec.raw,
-        ...(commit ? { commit } : {}),
-      });
-  if (!request.optimize) {
-    const entry = cached;
-    if (entry) {
-      const files = await writeCacheHitOutputs(entry, outDir);
-      const verified = entry.verification.verdict === 'verified';
-      return {
-        kind: verified ? 'verified' : 'not_verified',
-        exitCode: verified ? 0 : 3,
-        outDir,
-        cacheHit: true,
-        resumed: false,
-        state: null,
-        files,
-        message: `recipe cache hit for ${spec.name} (${entry.verification.verdict}, built ${entry.createdAt})`,
-      };
-    }
-  }
+  const warn = (message: string) => io.progress({ type: 'note', message: `warning: ${message}` });
+  const cached =
+    request.force || resuming
+      ? undefined
+      : await new RecipeCache(recipeCacheDir(env)).lookup(
+          spec.name,
+          imageId,
+          { spec: spec.raw, ...(commit ? { commit } : {}) },
+          warn,
+        );
+  if (!request.optimize && cached) return cacheHitResult(cached, outDir, spec.name, request.package);
 
   const images = await findImages(home, suite);
   const ready = {
@@ -148,11 +147,7 @@ export async function runPort(
     });
   }
 
-  const runId = `port-${spec.name}`;
-  const store = new FileStateStore(join(home, 'runs'));
-  const existing = await store.load(runId);
-  if (existing && (request.restart || existing.status === 'completed')) await resetWorkflow(runId, { store });
-  const resuming = !!existing && !request.restart && existing.status !== 'completed';
+  if (existing && !resuming) await resetWorkflow(runId, { store }); // a completed run starts again
   if (!resuming) {
     // A new run starts its logs afresh; a resumed one appends to what the interrupted run wrote.
     for (const file of ['build.log', 'llm-calls.jsonl']) await rm(join(outDir, file), { force: true });
@@ -318,6 +313,41 @@ export async function runPort(
         files,
         message: `built, but no riscv64 output was proven: ${state.verification?.reason ?? 'no verification'}`,
       };
+}
+
+/**
+ * A cache hit writes the recipe again without a sandbox. The cache keeps recipes, not built
+ * files, so `--package` cannot be answered from it: the recipe is written, and exit 2 says why
+ * there is no zip and how to get one.
+ */
+async function cacheHitResult(
+  entry: RecipeEntry,
+  outDir: string,
+  name: string,
+  packageWanted: boolean,
+): Promise<PortResult> {
+  const files = await writeCacheHitOutputs(entry, outDir);
+  const verified = entry.verification.verdict === 'verified';
+  const hit = `recipe cache hit for ${name} (${entry.verification.verdict}, built ${entry.createdAt})`;
+  const base = { outDir, cacheHit: true, resumed: false, state: null };
+  if (packageWanted && verified) {
+    const packageError =
+      'the recipe cache keeps the recipe, not the built files; run again with --force to build and package them';
+    return {
+      ...base,
+      kind: 'package_failed',
+      exitCode: 2,
+      files: { ...files, packageError },
+      message: `${hit}, but no ${name}-riscv64.zip: ${packageError}`,
+    };
+  }
+  return {
+    ...base,
+    kind: verified ? 'verified' : 'not_verified',
+    exitCode: verified ? 0 : 3,
+    files,
+    message: hit,
+  };
 }
 
 /**

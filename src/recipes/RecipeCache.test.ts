@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -83,5 +83,73 @@ describe('RecipeCache', () => {
 
   it('refuses to store an invalid entry', async () => {
     await expect(new RecipeCache(dir).put({ ...entry(), imageId: '../../etc' })).rejects.toThrow();
+  });
+});
+
+describe('RecipeCache, hostile or broken input', () => {
+  it('answers no entry for a corrupt file and says why, instead of failing the port', async () => {
+    const cache = new RecipeCache(dir);
+    await cache.put(entry());
+    writeFileSync(join(dir, 'cjson', 'trixie-riscv64-accelerated-abc123.json'), '{"formatVersion": 1');
+    const warnings: string[] = [];
+    const found = await cache.lookup(
+      'cjson',
+      'trixie-riscv64-accelerated-abc123',
+      { spec: 'debian:cjson' },
+      (w) => warnings.push(w),
+    );
+    expect(found).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/is not JSON.*rvport cache rm cjson removes it/)]);
+    expect(await cache.remove('cjson')).toBe(1);
+    expect(readdirSync(join(dir, 'cjson'))).toEqual([]);
+  });
+
+  it('imports only entries of the expected package when told so', async () => {
+    const bundle = JSON.stringify({ rvportRecipes: 1, entries: [entry(), entry({ package: 'zlib' })] });
+    await expect(new RecipeCache(dir).importBundle(bundle, 'w', { onlyPackage: 'cjson' })).rejects.toThrow(
+      /entry 2 is for package 'zlib', not 'cjson'/,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'an artifact path with ..',
+      { artifacts: [{ path: '../../etc/shadow', machine: 'riscv64' }] },
+      /artifacts\.0\.path/,
+    ],
+    [
+      'an absolute artifact path',
+      { artifacts: [{ path: '/etc/shadow', machine: 'riscv64' }] },
+      /relative path/,
+    ],
+    ['a build folder outside the tree', { plan: { dir: 'a/../..', packages: [], phases: [] } }, /plan\.dir/],
+    ['a patch name with a folder', { patches: [{ name: '../../x.patch', diff: '' }] }, /plain file name/],
+    [
+      'a patch that makes a symbolic link',
+      {
+        patches: [
+          {
+            name: '0001-link.patch',
+            diff: 'diff --git a/lib b/lib\nnew file mode 120000\n--- /dev/null\n+++ b/lib\n@@ -0,0 +1 @@\n+/etc/shadow\n',
+          },
+        ],
+      },
+      /symbolic link/,
+    ],
+    ['an oversized recipe', { recipe: 'x'.repeat(9 * 1024 * 1024) }, /larger than 8 MiB/],
+  ])('refuses a bundle with %s', async (_what, over, why) => {
+    const bundle = JSON.stringify({ rvportRecipes: 1, entries: [entry(over as Partial<RecipeEntry>)] });
+    await expect(new RecipeCache(dir).importBundle(bundle, 'b.json')).rejects.toThrow(why);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('does not write through a package folder that is a symbolic link', async () => {
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    mkdirSync(join(dir, 'cache'));
+    symlinkSync(elsewhere, join(dir, 'cache', 'cjson'));
+    await expect(new RecipeCache(join(dir, 'cache')).put(entry())).rejects.toThrow(/not a plain folder/);
+    expect(readdirSync(elsewhere)).toEqual([]);
   });
 });

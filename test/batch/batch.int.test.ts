@@ -197,6 +197,8 @@ describe.sequential('rvport batch on real packages', () => {
               '10',
               '--out',
               `out-${name}`,
+              // the list's sources are folders of this machine
+              '--allow-local-sources',
             ],
             { cwd: work, env: { RVPORT_HOME: home() } },
           );

@@ -57,7 +57,7 @@ describe('rvport cache (real processes)', () => {
     expect((await new RecipeCache(join(home, 'recipes')).get('sl', entry.imageId))?.recipe).toBe(
       entry.recipe,
     );
-  });
+  }, 120_000); // six CLI starts: slow on a loaded machine
 
   it('gives clear errors with exit 1', async () => {
     const env = { RVPORT_HOME: home };
@@ -71,5 +71,5 @@ describe('rvport cache (real processes)', () => {
     expect(imported.stderr).toMatch(/entry 1 is invalid/);
     const missing = await runCli(['cache', 'import', join(home, 'none.json')], { cwd: home, env });
     expect(missing.stderr).toMatch(/no such file/);
-  });
+  }, 120_000);
 });

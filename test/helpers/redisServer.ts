@@ -13,13 +13,41 @@ export async function freePort(): Promise<number> {
 
 /**
  * A throwaway redis-server (the Debian package) on a free loopback port, without persistence:
- * the tests' own, never the system service.
+ * the tests' own, never the system service. With `password` it requires AUTH; with `tls` it
+ * speaks only TLS (redis-server's own, with the given PEM files) and the URL is rediss://.
  */
-export async function startRedis(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+export async function startRedis(
+  options: { password?: string; tls?: { cert: string; key: string; ca: string } } = {},
+): Promise<{ url: string; port: number; child: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
+  const listen = options.tls
+    ? [
+        '--port',
+        '0',
+        '--tls-port',
+        String(port),
+        '--tls-cert-file',
+        options.tls.cert,
+        '--tls-key-file',
+        options.tls.key,
+        '--tls-ca-cert-file',
+        options.tls.ca,
+        '--tls-auth-clients',
+        'no',
+      ]
+    : ['--port', String(port)];
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    [
+      ...listen,
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      ...(options.password !== undefined ? ['--requirepass', options.password] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -33,8 +61,10 @@ export async function startRedis(): Promise<{ url: string; child: ChildProcess; 
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
   });
+  const auth = options.password !== undefined ? `:${encodeURIComponent(options.password)}@` : '';
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `${options.tls ? 'rediss' : 'redis'}://${auth}${options.tls ? 'localhost' : '127.0.0.1'}:${port}`,
+    port,
     child,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portRunId } from '../../src/port/portRunId.ts';
+import { parseSource } from '../../src/sources/parseSource.ts';
 import { ensureCorpus } from '../helpers/corpus.ts';
 import { makePortHome } from '../helpers/portHome.ts';
 import { runCli, startCli, waitFor } from '../helpers/rvportCli.ts';
@@ -69,7 +71,7 @@ describe.sequential('rvport port on real packages', () => {
   it(
     'answers the same port from the recipe cache, without a sandbox',
     async () => {
-      const runFile = join(home, 'runs', 'port-cjson.json');
+      const runFile = join(home, 'runs', `${portRunId(parseSource(join(corpus, 'cjson')))}.json`);
       const runBefore = readFileSync(runFile, 'utf8');
       const { code, result } = await port(join(corpus, 'cjson'), 'b');
       expect(code).toBe(0);
@@ -93,7 +95,7 @@ describe.sequential('rvport port on real packages', () => {
         cwd: work,
         env: env(),
       });
-      const runFile = join(home, 'runs', 'port-cjson.json');
+      const runFile = join(home, 'runs', `${portRunId(parseSource(join(corpus, 'cjson')))}.json`);
       const buildLog = join(outputs('c', 'cjson'), 'build.log');
       await waitFor(
         () => existsSync(buildLog) && readFileSync(buildLog, 'utf8').includes('[build]'),
@@ -120,7 +122,7 @@ describe.sequential('rvport port on real packages', () => {
         cwd: work,
         env: env(),
       });
-      const runFile = join(home, 'runs', 'port-cjson.json');
+      const runFile = join(home, 'runs', `${portRunId(parseSource(join(corpus, 'cjson')))}.json`);
       const inFinish = () => {
         try {
           const run = readJson(runFile);

@@ -49,11 +49,17 @@ export const entryResultSchema = z.object({
 export const RETURNED_FILES = ['recipe.md', 'report.md', 'escalation.md'] as const;
 export const RETURNED_FILE_MAX_BYTES = 512 * 1024;
 
-/** What a worker returns: the result, the recipe-cache entries it made (an export bundle), files. */
+/** A worker's bundle holds one package's entries; more than this is not an honest one. */
+export const RETURNED_BUNDLE_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * What a worker returns: the result, the recipe-cache entries it made (an export bundle), files.
+ * Anyone who can write to the queue can write this too: the coordinator checks it all.
+ */
 export const portJobReturnSchema = z.object({
   result: entryResultSchema,
   /** `RecipeCache.exportBundle` text of the package's entries, or null when there are none. */
-  recipes: z.string().nullable(),
-  files: z.partialRecord(z.enum(RETURNED_FILES), z.string()),
+  recipes: z.string().max(RETURNED_BUNDLE_MAX_BYTES).nullable(),
+  files: z.partialRecord(z.enum(RETURNED_FILES), z.string().max(RETURNED_FILE_MAX_BYTES)),
 });
 export type PortJobReturn = z.infer<typeof portJobReturnSchema>;

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Job, Queue, QueueEvents } from 'bullmq';
-import type { RecipeCache } from '../../recipes/RecipeCache.ts';
+import { writeFileAtomic } from '../../fs/writeFileAtomic.ts';
+import { isRecipeCacheError, type RecipeCache } from '../../recipes/RecipeCache.ts';
 import type { ValidBatchEntry } from '../BatchEntry.ts';
 import { type EntryResult, failedResult } from '../EntryResult.ts';
 import type { PortRunner, RunOutcome } from '../PortRunner.ts';
 import type { PortSettings } from '../portFlags.ts';
 import { type PortJob, portJobReturnSchema, RETURNED_FILES } from './PortJob.ts';
+import { printable } from './printable.ts';
 import { connectQueue, QUEUE_NAME } from './queueConnection.ts';
 
 /** Tries of a job whose port crashed (a dead worker's job is retried by stalled-job detection). */
@@ -122,7 +124,10 @@ export async function openQueuePortRunner(options: QueuePortRunnerOptions): Prom
   };
 }
 
-/** Takes in a worker's answer: its recipe-cache entries into ours, its text outputs into OUT/NAME/. */
+/**
+ * Takes in a worker's answer: its recipe-cache entries into ours (only this entry's package, with
+ * the checks of `rvport cache import`), its text outputs into OUT/NAME/.
+ */
 async function collect(
   entry: ValidBatchEntry,
   value: unknown,
@@ -137,12 +142,33 @@ async function collect(
     );
   }
   const { result, recipes, files } = parsed.data;
-  if (recipes !== null) await options.cache.importBundle(recipes, `the worker ${result.worker}'s recipes`);
+  let refusedBundle = '';
+  if (recipes !== null) {
+    try {
+      await options.cache.importBundle(recipes, `the recipes of worker ${result.worker}`, {
+        onlyPackage: entry.name,
+      });
+    } catch (error) {
+      if (!isRecipeCacheError(error)) throw error;
+      refusedBundle = `; its recipe bundle was refused: ${printable(error.message)}`;
+    }
+  }
   await mkdir(join(options.out, entry.name), { recursive: true });
   for (const name of RETURNED_FILES) {
     const text = files[name];
-    if (text !== undefined) await writeFile(join(options.out, entry.name, name), text);
+    if (text !== undefined) await writeFileAtomic(join(options.out, entry.name, name), text);
   }
-  // The coordinator's own view of the entry wins over whatever the worker echoed back.
-  return { ...result, key: entry.key, line: entry.line, source: entry.source, name: entry.name };
+  // The coordinator's own view of the entry wins over whatever the worker echoed back, and the
+  // worker's words reach our terminal and reports without control characters.
+  return {
+    ...result,
+    key: entry.key,
+    line: entry.line,
+    source: entry.source,
+    name: entry.name,
+    message: `${printable(result.message)}${refusedBundle}`,
+    worker: printable(result.worker),
+    buildSystem: result.buildSystem === null ? null : printable(result.buildSystem),
+    errorCategory: result.errorCategory === null ? null : printable(result.errorCategory),
+  };
 }

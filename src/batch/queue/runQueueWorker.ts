@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq';
@@ -6,8 +6,9 @@ import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import type { ValidBatchEntry } from '../BatchEntry.ts';
 import { childPortRunner, DEFAULT_INTERRUPT_GRACE_MS } from '../childPortRunner.ts';
-import type { EntryResult } from '../EntryResult.ts';
+import { failedResult } from '../EntryResult.ts';
 import { portFlags } from '../portFlags.ts';
+import { checkPortJob } from './checkPortJob.ts';
 import {
   type PortJob,
   type PortJobReturn,
@@ -15,7 +16,7 @@ import {
   RETURNED_FILE_MAX_BYTES,
   RETURNED_FILES,
 } from './PortJob.ts';
-import { connectQueue, QUEUE_NAME } from './queueConnection.ts';
+import { connectQueue, QUEUE_NAME, scrub } from './queueConnection.ts';
 import type { WorkerEvent } from './WorkerEvent.ts';
 
 /**
@@ -40,6 +41,8 @@ export interface QueueWorkerOptions {
   env?: NodeJS.ProcessEnv;
   /** The port command before SOURCE (tests); default the real binary. */
   command?: readonly string[];
+  /** Take jobs whose SOURCE is a path on this machine (folder, tarball, file:// URL). */
+  allowLocalSources?: boolean;
 }
 
 /**
@@ -62,15 +65,27 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ que
       throw new UnrecoverableError(`not an rvport port job: ${parsed.error.issues[0]?.message}`);
     }
     const data = parsed.data;
+    const jobId = String(job.id);
+    const check = checkPortJob(data, { allowLocalSources: !!options.allowLocalSources });
+    if (!check.ok) {
+      // answered, not thrown: the coordinator records the reason, and a retry would only refuse again
+      options.onEvent({ type: 'refused', job: jobId, reason: check.reason });
+      const refused = failedResult(
+        { key: data.key, line: data.line, source: data.source, name: null },
+        'invalid',
+        `refused by the worker ${id}: ${check.reason}`,
+        { worker: id },
+      );
+      return { result: refused, recipes: null, files: {} };
+    }
     const entry: ValidBatchEntry = {
       key: data.key,
       line: data.line,
-      source: data.source,
-      name: data.name,
+      source: check.source,
+      name: check.name,
       invalid: null,
     };
-    const jobId = String(job.id);
-    options.onEvent({ type: 'started', job: jobId, name: data.name, try: job.attemptsMade + 1 });
+    options.onEvent({ type: 'started', job: jobId, name: entry.name, try: job.attemptsMade + 1 });
     const runner = childPortRunner({
       out: options.out,
       portFlags: portFlags(data.settings),
@@ -96,7 +111,11 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ que
     });
     // A port that ended without a result may have met a passing fault: BullMQ retries the job.
     if (result.verdict === 'crashed') throw new Error(result.message);
-    return { result, recipes: await recipesOf(cache, result), files: await filesOf(options.out, data) };
+    return {
+      result,
+      recipes: await recipesOf(cache, entry.name),
+      files: await filesOf(options.out, entry.name),
+    };
   };
 
   const worker = new Worker<PortJob, PortJobReturn>(QUEUE_NAME, processor, {
@@ -113,7 +132,7 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ que
     const now = Date.now();
     if (now - (lastSaid.get(error.message) ?? Number.NEGATIVE_INFINITY) < ERROR_REPEAT_MS) return;
     lastSaid.set(error.message, now);
-    options.onEvent({ type: 'error', message: error.message });
+    options.onEvent({ type: 'error', message: scrub(error.message, options.url) });
   });
   options.onEvent({ type: 'ready', worker: id, queue: QUEUE_NAME, concurrency: options.concurrency });
   await new Promise<void>((resolve) => {
@@ -137,18 +156,18 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ que
   return { queueLost: gaveUp };
 }
 
-async function recipesOf(cache: RecipeCache, result: EntryResult): Promise<string | null> {
-  if (!result.name) return null;
-  const bundle = await cache.exportBundle(result.name);
+async function recipesOf(cache: RecipeCache, name: string): Promise<string | null> {
+  const bundle = await cache.exportBundle(name);
   return (JSON.parse(bundle) as { entries: unknown[] }).entries.length > 0 ? bundle : null;
 }
 
-async function filesOf(out: string, data: PortJob): Promise<PortJobReturn['files']> {
+async function filesOf(out: string, port: string): Promise<PortJobReturn['files']> {
   const files: PortJobReturn['files'] = {};
   for (const name of RETURNED_FILES) {
-    const file = join(out, data.name, name);
+    const file = join(out, port, name);
     try {
-      if ((await stat(file)).size > RETURNED_FILE_MAX_BYTES) continue;
+      const info = await lstat(file); // rvport's own outputs are plain files, never links
+      if (!info.isFile() || info.size > RETURNED_FILE_MAX_BYTES) continue;
       files[name] = await readFile(file, 'utf8');
     } catch {
       // not written by this port

@@ -6,6 +6,7 @@ import { childPortRunner } from '../../batch/childPortRunner.ts';
 import type { PortRunner } from '../../batch/PortRunner.ts';
 import { parseBatchList } from '../../batch/parseBatchList.ts';
 import { type PortSettings, portFlags } from '../../batch/portFlags.ts';
+import { QUEUE_URL_ENV } from '../../batch/queue/queueConnection.ts';
 import { openQueuePortRunner, type QueuePortRunner } from '../../batch/queue/queuePortRunner.ts';
 import { runBatch } from '../../batch/runBatch.ts';
 import { SUMMARY_FILE, writeBatchReport } from '../../batch/writeBatchReport.ts';
@@ -25,7 +26,7 @@ interface BatchOptions {
   workers?: number;
   out: string;
   force?: boolean;
-  queue?: string;
+  queue?: string | true;
   jobTimeout?: number;
   maxAttempts?: number;
   mode?: RequestedMode;
@@ -46,7 +47,10 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
       './rvport-out',
     )
     .option('--force', 'run every entry again, ignoring earlier results and the recipe cache')
-    .option('--queue <url>', 'distribute the ports as BullMQ jobs on redis://HOST:PORT (see rvport worker)')
+    .option(
+      '--queue [url]',
+      `distribute the ports as BullMQ jobs on redis://[:PASSWORD@]HOST:PORT or rediss://… (see rvport worker); without URL: $${QUEUE_URL_ENV}`,
+    )
     .option('--job-timeout <seconds>', 'stop a port after this much wall time (a failed entry)', positiveInt)
     .option('--max-attempts <n>', 'attempts of each port before it escalates', positiveInt)
     .addOption(
@@ -67,103 +71,128 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
           '--workers is for a local batch; with --queue, run `rvport worker --concurrency N`',
         );
       }
+      const queueUrl = opts.queue === true ? process.env[QUEUE_URL_ENV] : opts.queue;
+      if (opts.queue === true && !queueUrl)
+        throw new UsageError(`--queue without a URL needs $${QUEUE_URL_ENV}`);
       const listFile = resolve(list);
       const text = await readList(listFile);
       const entries = parseBatchList(text, dirname(listFile));
       if (entries.length === 0) throw new UsageError(`${list} has no entries (one SOURCE a line)`);
       const out = resolve(opts.out);
       const store = new BatchStore(out);
+      let unlock: () => void;
       try {
-        await store.load();
+        unlock = await store.lock();
       } catch (error) {
         if (error instanceof BatchStateError) throw new UsageError(error.message);
         throw error;
       }
-      const settings: PortSettings = {
-        force: !!opts.force,
-        ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
-        ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
-        ...(opts.timeout !== undefined ? { commandTimeoutSec: opts.timeout } : {}),
-        ...(opts.offline ? { offline: true } : {}),
-        ...(opts.costCap !== undefined ? { costCapUsd: opts.costCap } : {}),
-      };
-      const timeoutMs = opts.jobTimeout !== undefined ? opts.jobTimeout * 1000 : undefined;
-      if (opts.force) await store.clear(); // a new batch id, so a queue gets new jobs
-
-      let runner: PortRunner;
-      let queueRunner: QueuePortRunner | undefined;
-      if (opts.queue) {
-        try {
-          queueRunner = await openQueuePortRunner({
-            url: opts.queue,
-            batchId: store.batchId,
-            settings,
-            out,
-            cache: new RecipeCache(recipeCacheDir()),
-            ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-          });
-        } catch (error) {
-          if ((error as Error).name === 'QueueUrlError') throw new UsageError((error as Error).message);
-          throw error;
-        }
-        runner = queueRunner;
-      } else {
-        runner = childPortRunner({
-          out,
-          portFlags: portFlags(settings),
-          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-        });
-      }
-
-      const progress = new BatchProgress(process.stderr);
-      const started = Date.now();
-      let outcome: Awaited<ReturnType<typeof runBatch>>;
       try {
-        outcome = await runBatch({
-          entries,
-          store,
-          runner,
-          // a queue's workers decide how many run at once: every entry is queued
-          concurrency: opts.queue ? entries.length : (opts.workers ?? DEFAULT_BATCH_WORKERS),
-          force: false,
-          signal: ctx.signal,
-          onEvent: progress.handle,
-          onProgress: (summary) => writeBatchReport(out, summary).then(() => {}),
-        });
+        await runBatchCommand(store, out, entries, { ...opts, queueUrl }, ctx);
       } finally {
-        progress.stop();
-        await queueRunner?.close();
+        unlock();
       }
-      const { summary, interrupted } = outcome;
-      const files = await writeBatchReport(out, summary);
-      const wallMs = Date.now() - started;
-      ctx.exitCode = interrupted
-        ? ExitCode.Interrupted
-        : summary.failed > 0
-          ? ExitCode.Failure
-          : ExitCode.Success;
-      if (opts.json) {
-        const { rows, ...totals } = summary;
-        ctx.out(
-          `${JSON.stringify(
-            {
-              ...totals,
-              interrupted,
-              batchWallMs: wallMs,
-              files,
-              results: rows.map((r) => r.result).filter((r) => r !== null),
-            },
-            null,
-            2,
-          )}\n`,
-        );
-      }
-      ctx.err(
-        `rvport: batch ${interrupted ? 'interrupted' : 'finished'} in ${(wallMs / 1000).toFixed(1)} s: ` +
-          `${summary.verified} verified, ${summary.failed} failed, ${summary.pending} not finished` +
-          `${interrupted ? ' (run the same command to continue)' : ''}\nrvport: summary in ${resolve(out, SUMMARY_FILE)}\n`,
-      );
     });
+}
+
+async function runBatchCommand(
+  store: BatchStore,
+  out: string,
+  entries: ReturnType<typeof parseBatchList>,
+  opts: BatchOptions & { queueUrl: string | undefined },
+  ctx: CliContext,
+): Promise<void> {
+  const queueUrl = opts.queueUrl;
+  try {
+    await store.load();
+  } catch (error) {
+    if (error instanceof BatchStateError) throw new UsageError(error.message);
+    throw error;
+  }
+  const settings: PortSettings = {
+    force: !!opts.force,
+    ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
+    ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
+    ...(opts.timeout !== undefined ? { commandTimeoutSec: opts.timeout } : {}),
+    ...(opts.offline ? { offline: true } : {}),
+    ...(opts.costCap !== undefined ? { costCapUsd: opts.costCap } : {}),
+  };
+  const timeoutMs = opts.jobTimeout !== undefined ? opts.jobTimeout * 1000 : undefined;
+  if (opts.force) await store.clear(); // a new batch id, so a queue gets new jobs
+
+  let runner: PortRunner;
+  let queueRunner: QueuePortRunner | undefined;
+  if (queueUrl) {
+    try {
+      queueRunner = await openQueuePortRunner({
+        url: queueUrl,
+        batchId: store.batchId,
+        settings,
+        out,
+        cache: new RecipeCache(recipeCacheDir()),
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      });
+    } catch (error) {
+      if ((error as Error).name === 'QueueUrlError') throw new UsageError((error as Error).message);
+      throw error;
+    }
+    runner = queueRunner;
+  } else {
+    runner = childPortRunner({
+      out,
+      portFlags: portFlags(settings),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
+  }
+
+  const progress = new BatchProgress(process.stderr);
+  const started = Date.now();
+  let outcome: Awaited<ReturnType<typeof runBatch>>;
+  try {
+    outcome = await runBatch({
+      entries,
+      store,
+      runner,
+      // a queue's workers decide how many run at once: every entry is queued
+      concurrency: opts.queue ? entries.length : (opts.workers ?? DEFAULT_BATCH_WORKERS),
+      force: false,
+      signal: ctx.signal,
+      onEvent: progress.handle,
+      onProgress: (summary) => writeBatchReport(out, summary).then(() => {}),
+    });
+  } finally {
+    progress.stop();
+    await queueRunner?.close();
+  }
+  const { summary, interrupted } = outcome;
+  const files = await writeBatchReport(out, summary);
+  const wallMs = Date.now() - started;
+  ctx.exitCode = interrupted
+    ? ExitCode.Interrupted
+    : summary.failed > 0
+      ? ExitCode.Failure
+      : ExitCode.Success;
+  if (opts.json) {
+    const { rows, ...totals } = summary;
+    ctx.out(
+      `${JSON.stringify(
+        {
+          ...totals,
+          interrupted,
+          batchWallMs: wallMs,
+          files,
+          results: rows.map((r) => r.result).filter((r) => r !== null),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  }
+  ctx.err(
+    `rvport: batch ${interrupted ? 'interrupted' : 'finished'} in ${(wallMs / 1000).toFixed(1)} s: ` +
+      `${summary.verified} verified, ${summary.failed} failed, ${summary.pending} not finished` +
+      `${interrupted ? ' (run the same command to continue)' : ''}\nrvport: summary in ${resolve(out, SUMMARY_FILE)}\n`,
+  );
 }
 
 async function readList(file: string): Promise<string> {

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { RecipeCache, RecipeCacheError } from '../../recipes/RecipeCache.ts';
+import { isRecipeCacheError, MAX_BUNDLE_BYTES, RecipeCache } from '../../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
@@ -44,7 +44,8 @@ export function registerCacheCommand(program: Command, ctx: CliContext): void {
     .description('print the recipe of a package (all images)')
     .option('--json', 'the full cache entries as JSON')
     .action(async (name: string, opts: { json?: boolean }) => {
-      const { entries } = await open().list();
+      const { entries, problems } = await open().list();
+      for (const p of problems) ctx.err(`rvport: warning: ${p}\n`);
       const mine = entries.filter((e) => e.package === name);
       if (mine.length === 0) throw new UsageError(`no cached recipe for '${name}'`);
       ctx.out(opts.json ? `${JSON.stringify(mine, null, 2)}\n` : mine.map((e) => e.recipe).join('\n---\n'));
@@ -75,11 +76,16 @@ export function registerCacheCommand(program: Command, ctx: CliContext): void {
     .description('add the recipes of a bundle file to the cache')
     .action(async (file: string) => {
       if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+      const stat = statSync(file);
+      if (!stat.isFile()) throw new UsageError(`${file} is not a file`);
+      // checked before reading: a bundle is someone else's file
+      if (stat.size > MAX_BUNDLE_BYTES)
+        throw new UsageError(`${file} is larger than ${MAX_BUNDLE_BYTES / 1024 / 1024} MiB; refusing it`);
       try {
         const added = await open().importBundle(readFileSync(file, 'utf8'), file);
         ctx.err(`imported ${added.length} recipe${added.length === 1 ? '' : 's'}\n`);
       } catch (error) {
-        if (error instanceof RecipeCacheError) throw new UsageError(error.message, ExitCode.Failure);
+        if (isRecipeCacheError(error)) throw new UsageError(error.message, ExitCode.Failure);
         throw error;
       }
     });

@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { isEngineError } from '../../engine/errors.ts';
 import type { RequestedMode } from '../../port/chooseSandboxMode.ts';
 import { runPort } from '../../port/runPort.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
@@ -109,6 +110,8 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
       } catch (error) {
         progress.stop();
         if (isSourceError(error)) throw new UsageError(error.message);
+        if (isEngineError(error, 'CORRUPT_STATE'))
+          throw new UsageError(`${error.message}; rvport port --restart discards it`);
         throw error;
       }
     });

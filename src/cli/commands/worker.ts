@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { QUEUE_URL_ENV } from '../../batch/queue/queueConnection.ts';
 import { runQueueWorker } from '../../batch/queue/runQueueWorker.ts';
 import { describeWorkerEvent } from '../../batch/queue/WorkerEvent.ts';
 import type { CliContext } from '../CliContext.ts';
@@ -11,7 +12,10 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
   program
     .command('worker')
     .description('run the ports of distributed batches (rvport batch --queue) on this machine until Ctrl+C')
-    .requiredOption('--queue <url>', 'the BullMQ queue: redis://HOST:PORT')
+    .option(
+      '--queue <url>',
+      `the BullMQ queue: redis://[:PASSWORD@]HOST:PORT or rediss://… (TLS); default $${QUEUE_URL_ENV}`,
+    )
     .option('--concurrency <n>', 'ports at once on this machine', positiveInt, 1)
     .option('--out <dir>', "where this machine's ports write OUT/NAME/", './rvport-out')
     .option(
@@ -20,22 +24,30 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
       positiveInt,
       60,
     )
+    .option(
+      '--allow-local-sources',
+      'also take jobs whose SOURCE is a path on this machine (folder, tarball, file:// URL)',
+    )
     .option('--json', 'one JSON object a line on stdout per job event')
     .action(
       async (opts: {
-        queue: string;
+        queue?: string;
         concurrency: number;
         out: string;
         lockSeconds: number;
+        allowLocalSources?: boolean;
         json?: boolean;
       }) => {
+        const url = opts.queue ?? process.env[QUEUE_URL_ENV];
+        if (!url) throw new UsageError(`rvport worker needs --queue URL (or $${QUEUE_URL_ENV})`);
         let queueLost = false;
         try {
           ({ queueLost } = await runQueueWorker({
-            url: opts.queue,
+            url,
             concurrency: opts.concurrency,
             out: resolve(opts.out),
             lockMs: opts.lockSeconds * 1000,
+            allowLocalSources: !!opts.allowLocalSources,
             signal: ctx.signal,
             onEvent: (event) =>
               opts.json

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isProcessAlive } from '../../process/isProcessAlive.ts';
 import { StateFileError, WorkflowLockedError } from '../errors.ts';
 import type { WorkflowState } from '../types.ts';
 import type { StateStore } from './StateStore.ts';
+import { takeLockFile } from './takeLockFile.ts';
 import { validateState } from './validateState.ts';
 
 export const DEFAULT_STATE_DIR = '.graph-state';
@@ -75,20 +75,8 @@ export class FileStateStore implements StateStore {
 
   async lock(workflowId: string): Promise<() => Promise<void>> {
     mkdirSync(this.dir, { recursive: true });
-    const lockFile = join(this.dir, `${workflowId}.lock`);
-    for (let tries = 0; tries < 2; tries++) {
-      try {
-        writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-        return async () => rmSync(lockFile, { force: true });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const holder = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
-        if (Number.isInteger(holder) && isProcessAlive(holder)) {
-          throw new WorkflowLockedError(workflowId, holder);
-        }
-        rmSync(lockFile, { force: true }); // left behind by a process that died (e.g. SIGKILL)
-      }
-    }
-    throw new WorkflowLockedError(workflowId, -1);
+    const attempt = takeLockFile(join(this.dir, `${workflowId}.lock`));
+    if (!attempt.acquired) throw new WorkflowLockedError(workflowId, attempt.holder);
+    return async () => attempt.release();
   }
 }

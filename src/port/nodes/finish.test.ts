@@ -1,7 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fewShotDir } from '../llm/fewShotExample.ts';
 import type { BuildPlan } from '../PortState.ts';
 import { FakeSandbox, fakePortServices, runPortNode } from '../testing/fakePortServices.ts';
 import { portState } from '../testing/portStateFixture.ts';
@@ -56,5 +57,31 @@ describe('the finish node, resumed', () => {
     const update = await runPortNode(finishNode, state(), fakePortServices(again), { value: saved.at(-1) });
     expect(again.commands).not.toContain('make check');
     expect(update.tests).toMatchObject({ ran: true, passed: 7 });
+  });
+});
+
+describe('the finish node and the recipe cache', () => {
+  it('writes the cache entry last: a finish that fails before its end leaves no entry to answer from', async () => {
+    const services = fakePortServices(new FakeSandbox());
+    // the few-shot example cannot be saved (a file where its folder would be)
+    writeFileSync(fewShotDir(services.home), 'not a folder');
+    const verified = {
+      ...state(),
+      buildStatus: 'SUCCESS' as const,
+      verification: { verdict: 'verified' as const, reason: 'riscv64' },
+    };
+    await expect(runPortNode(finishNode, verified, services)).rejects.toThrow();
+    expect(existsSync(join(services.home, 'recipes'))).toBe(false);
+  });
+
+  it('saves the entry of a verified finish', async () => {
+    const services = fakePortServices(new FakeSandbox());
+    const verified = {
+      ...state(),
+      buildStatus: 'SUCCESS' as const,
+      verification: { verdict: 'verified' as const, reason: 'riscv64' },
+    };
+    await runPortNode(finishNode, verified, services);
+    expect(readdirSync(join(services.home, 'recipes', 'demo'))).toHaveLength(1);
   });
 });

@@ -1,9 +1,11 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
+import { ZodError } from 'zod';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import type { NodeRunContext } from '../../engine/types.ts';
 import { writeJsonAtomic } from '../../fs/index.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
+import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import type { Sandbox } from '../../sandbox/Sandbox.ts';
 import { type CuratedArtifacts, curateArtifacts } from '../llm/curateArtifacts.ts';
@@ -80,9 +82,10 @@ export const finishNode = FunctionNode<PortState>({
     const recipe = summarized.recipe;
     const done: PortState = { ...finished, llm: summarized.llm, recipe };
     if (done.verification?.verdict === 'verified') {
-      const entry = toRecipeEntry(done, recipe, svc.sandbox.imageId);
-      await new RecipeCache(recipeCacheDir({ ...process.env, RVPORT_HOME: svc.home })).put(entry);
       await saveFewShot(svc, done);
+      // Last of all: an entry is an answer to the next run of this source, so it may only exist
+      // once everything else of finish is done (a run stopped before this point resumes anyway).
+      await saveCacheEntry(svc, toRecipeEntry(done, recipe, svc.sandbox.imageId));
     }
     let audited = state;
     if (curated.note)
@@ -193,6 +196,18 @@ async function hazardWarningsIn(buildLog: string): Promise<string[]> {
         .map((l) => l.trim()),
     ),
   ].slice(0, 50);
+}
+
+/** An entry the cache refuses (say, a patch that makes a symbolic link) costs the cache hit, not the port. */
+async function saveCacheEntry(svc: PortServices, entry: RecipeEntry): Promise<void> {
+  try {
+    await new RecipeCache(recipeCacheDir({ ...process.env, RVPORT_HOME: svc.home })).put(entry);
+  } catch (error) {
+    svc.progress({
+      type: 'note',
+      message: `warning: the recipe was not cached: ${error instanceof ZodError ? (error.issues[0]?.message ?? error.message) : (error as Error).message}`,
+    });
+  }
 }
 
 /** A verified port teaches later ones: its plan, errors, repairs, LLM fixes and patches. */
