@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { reviewPackageNames } from '../../debian/reviewPackageNames.ts';
 import {
-  guardUnifiedDiff,
+  guardDiffInTree,
   type LlmClient,
   type LlmMessage,
   type LlmResult,
@@ -181,21 +181,31 @@ async function checkFix(
 
   let patch: AcceptedFix['patch'] = null;
   if (answer.patch.trim()) {
-    const verdict = guardUnifiedDiff(answer.patch);
-    if (!verdict.allowed) {
-      refuse('(patch)', verdict.reason);
-      problems.push(`the patch is refused: ${verdict.reason}`);
-    } else if (!state.source.dir) {
+    const refusePatch = (reason: string) => {
+      refuse('(patch)', reason);
+      problems.push(`the patch is refused: ${reason}`);
+    };
+    if (!state.source.dir) {
       problems.push('the source tree is not available to check the patch');
     } else {
-      const canonical = await canonicalPatch(
-        state.source.dir,
-        state.patches,
-        answer.patch,
-        deps.scratchDir ?? tmpdir(),
-      );
-      if ('error' in canonical) problems.push(canonical.error);
-      else patch = { name: '', diff: canonical.diff, files: canonical.files };
+      // Loose hunk counts are recounted as `git apply --recount` would; the diff tried is the one
+      // checked, with those counts, and git's own rewrite of it is checked again, exactly.
+      const verdict = await guardDiffInTree(answer.patch, state.source.dir, { recount: true });
+      if (!verdict.allowed) refusePatch(verdict.reason);
+      else {
+        const canonical = await canonicalPatch(
+          state.source.dir,
+          state.patches,
+          verdict.diff,
+          deps.scratchDir ?? tmpdir(),
+        );
+        if ('error' in canonical) problems.push(canonical.error);
+        else {
+          const again = await guardDiffInTree(canonical.diff, state.source.dir);
+          if (!again.allowed) refusePatch(again.reason);
+          else patch = { name: '', diff: again.diff, files: canonical.files };
+        }
+      }
     }
   }
   if (problems.length) return { refusal: problems.join('; ') };
