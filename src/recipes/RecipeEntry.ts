@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guardUnifiedDiff } from '../llm/index.ts';
 
 export const RECIPE_ENTRY_VERSION = 1;
 
@@ -10,6 +11,22 @@ const artifactSchema = z.object({
   type: z.string().nullable().optional(),
   role: z.string().optional(),
 });
+
+/**
+ * A patch as the cache keeps it. Entries come from imported bundles, so the name becomes a file
+ * name under patches/ only in the form rvport writes it, and the diff passes the diff guard
+ * (it is checked again against the tree when applied).
+ */
+const patchSchema = z
+  .object({
+    name: z.string().regex(/^[0-9]{4}-[a-z0-9-]+\.patch$/, 'a patch name is NNNN-words.patch'),
+    diff: z.string(),
+  })
+  .superRefine((patch, ctx) => {
+    const verdict = guardUnifiedDiff(patch.diff);
+    if (!verdict.allowed)
+      ctx.addIssue({ code: 'custom', message: `patch ${patch.name} is refused: ${verdict.reason}` });
+  });
 
 /** One verified (or not) port of one package in one sandbox image: enough to build it again. */
 export const recipeEntrySchema = z.object({
@@ -29,7 +46,7 @@ export const recipeEntrySchema = z.object({
     env: z.record(z.string(), z.string()).optional(),
   }),
   dependencies: z.array(z.string()),
-  patches: z.array(z.object({ name: z.string(), diff: z.string() })),
+  patches: z.array(patchSchema),
   artifacts: z.array(artifactSchema),
   verification: z.object({ verdict: z.enum(['verified', 'not_verified']), reason: z.string() }),
   durations: z.record(z.string(), z.number()),
