@@ -229,6 +229,12 @@ describe('guardCommand, inspect-mode commands that execute or write', () => {
     ['tail --follow=name f', /follow/],
     ['tail -F f', /-F/],
     ['printf -v X y', /-v/],
+    ["python3 -v <<'EOF'\nimport os\nEOF", /python3/],
+    ['autoreconf -v', /autoreconf/],
+    ['as -v', /as/],
+    ['flex -v', /flex/],
+    ['gcc -D -E x.c', /without -E/],
+    ['gcc -x -E x.c', /without -E/],
   ])('refuses %j', (command, why) => {
     const verdict = inspect(command);
     expect(verdict.allowed).toBe(false);
@@ -348,6 +354,12 @@ describe('guardCommand, fix-mode wrappers, shells and unresolved words', () => {
     ['find . -exec {} \\;', /\{\}/],
     ['sh -c "$CMD"', /expansion/],
     ['firejail sh', /firejail/],
+    ['env -iS"mount /x"', /-S/],
+    ["trap 'mount /x' EXIT", /in trap.*mount/],
+    ['alias m=mount', /alias/],
+    ['hash -p /bin/mount cat', /hash -p/],
+    ["printf -v 'a[$(mount /x)]' x", /array subscript/],
+    ['bash -c \'read "a[$(mount /x)]" < /dev/null\'', /array subscript|substitution/],
     ["x='a[$(mount /x)]'; echo $((x))", /arithmetic/],
     ["bash -c 'x=y; echo $((x + 1))'", /arithmetic/],
     ['let x=y', /let/],
@@ -395,5 +407,7 @@ describe('guardCommand, fix-mode wrappers, shells and unresolved words', () => {
     'git -c user.name=rvport -c user.email=r@l commit -qm x',
     'tar -xzf deps.tar.gz',
     'make -j$((2 + 2))',
+    "trap 'rm -f tmp.o' EXIT",
+    'printf "%s\\n" done',
   ])('allows %j', (command) => expect(fix(command)).toEqual({ allowed: true }));
 });

@@ -94,11 +94,61 @@ function checkFixCommand(command: SimpleCommand, context: Context, depth: number
   ) {
     return refuse(`${name} -i evaluates arithmetic that can run commands`);
   }
+  const builtin = checkShellBuiltin(command.words, context, depth);
+  if (builtin) return builtin;
   for (const redirection of command.redirections) {
     const verdict = checkRedirection(redirection);
     if (!verdict.allowed) return verdict;
   }
   return checkWords(command.words, context, depth, command);
+}
+
+/** bash builtins whose variable-name arguments are evaluated, array subscript and all. */
+const NAME_EVALUATING_BUILTINS = new Set([
+  'printf',
+  'read',
+  'declare',
+  'typeset',
+  'local',
+  'export',
+  'readonly',
+  'unset',
+  'mapfile',
+  'readarray',
+  'test',
+  '[',
+  'wait',
+  'getopts',
+]);
+
+/**
+ * Shell builtins that run or redefine commands: `trap` runs its first argument later, `alias`
+ * and `hash -p` make a harmless name run another program, and bash evaluates the subscript of
+ * `a[$(cmd)]` given to printf -v, read, declare, unset, test -v ….
+ */
+function checkShellBuiltin(
+  words: readonly ShellWord[],
+  context: Context,
+  depth: number,
+): CommandVerdict | undefined {
+  const name = words[0]?.text ?? '';
+  if (name === 'alias') return refuse('alias can make one command name run another');
+  if (name === 'hash' && words.some((w) => /^-[a-zA-Z]*p/.test(w.text)))
+    return refuse('hash -p makes one command name run another program');
+  if (name === 'enable') return refuse('enable loads or switches shell builtins');
+  if (name === 'trap') {
+    const action = words.slice(1).find((w) => !w.text.startsWith('-'));
+    if (!action || /^[0-9]+$/.test(action.text)) return undefined;
+    if (action.dynamic) return refuse('trap runs a command built from an expansion');
+    const verdict = checkSource(action.text, context, depth + 1);
+    return verdict.allowed ? undefined : refuse(`in trap: ${verdict.reason}`);
+  }
+  if (NAME_EVALUATING_BUILTINS.has(name) && words.some((w) => /\[.*(\$\(|`|\$\{|\$\[)/.test(w.text))) {
+    return refuse(
+      `${name}: bash evaluates an array subscript with a substitution in it, which runs commands`,
+    );
+  }
+  return undefined;
 }
 
 /**

@@ -1012,8 +1012,11 @@ const COMPILERS = /^(gcc|g\+\+|cc|c\+\+|cpp|clang|clang\+\+)(-[0-9.]+)?$/;
 
 function preprocessorProblem(name: string, args: readonly string[]): string | undefined {
   let operands = 0;
+  // `-E` read as an option, not as the value of `-D -E`: otherwise gcc compiles and links.
+  let preprocessOnly = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
+    if (arg === '-E') preprocessOnly = true;
     if (arg === '-' || !arg.startsWith('-')) {
       if (arg.startsWith('@')) return `${arg} reads options from a file`;
       operands++;
@@ -1023,53 +1026,20 @@ function preprocessorProblem(name: string, args: readonly string[]): string | un
       return `${name} ${arg} is not a preprocessing option allowed here (it could write files or load code)`;
     if (CPP_VALUE.has(arg)) i++;
   }
+  if (!preprocessOnly) return `${name} without -E as an option compiles and writes files`;
   // `cpp in out` writes out.
   if (name.startsWith('cpp') && operands > 1) return 'cpp writes its second operand';
   return undefined;
 }
 
-/** Tools that may be asked for their version or configuration in an inspection round. */
-const TOOLCHAIN = new Set([
-  'gcc',
-  'g++',
-  'cc',
-  'c++',
-  'cpp',
-  'clang',
-  'clang++',
-  'ld',
-  'as',
-  'ar',
-  'make',
-  'cmake',
-  'meson',
-  'ninja',
-  'autoconf',
-  'automake',
-  'autoreconf',
-  'libtool',
-  'libtoolize',
-  'python',
-  'python3',
-  'perl',
-  'go',
-  'rustc',
-  'cargo',
-  'java',
-  'javac',
-  'bison',
-  'flex',
-  'm4',
-  'gettext',
-  'makeinfo',
-  'help2man',
-  'pkg-config',
-]);
-const VERSION_FLAGS = new Set([
+/**
+ * Version and configuration queries, per tool: only the flag each tool reads as "print and exit".
+ * Elsewhere `-v` means verbose and the tool goes on working: `python3 -v` runs the script on its
+ * standard input, `autoreconf -v` regenerates the build system, `as -v` assembles standard input.
+ */
+const GCC_QUERIES = [
   '--version',
   '-v',
-  '-V',
-  '-version',
   '-dumpmachine',
   '-dumpversion',
   '-dumpfullversion',
@@ -1077,7 +1047,41 @@ const VERSION_FLAGS = new Set([
   '-print-sysroot',
   '-print-search-dirs',
   '-print-libgcc-file-name',
-]);
+];
+const VERSION_QUERIES: Readonly<Record<string, readonly string[]>> = {
+  gcc: GCC_QUERIES,
+  'g++': GCC_QUERIES,
+  cc: GCC_QUERIES,
+  'c++': GCC_QUERIES,
+  cpp: ['--version'],
+  clang: GCC_QUERIES,
+  'clang++': GCC_QUERIES,
+  ld: ['--version', '-v', '-V'],
+  as: ['--version'],
+  ar: ['--version', '-V'],
+  make: ['--version', '-v'],
+  cmake: ['--version'],
+  meson: ['--version', '-v'],
+  ninja: ['--version'],
+  autoconf: ['--version'],
+  automake: ['--version'],
+  autoreconf: ['--version'],
+  libtool: ['--version'],
+  libtoolize: ['--version'],
+  python: ['--version', '-V'],
+  python3: ['--version', '-V'],
+  perl: ['--version', '-v', '-V'],
+  rustc: ['--version', '-V'],
+  cargo: ['--version', '-V'],
+  java: ['-version', '--version'],
+  javac: ['-version', '--version'],
+  bison: ['--version'],
+  flex: ['--version'],
+  m4: ['--version'],
+  gettext: ['--version'],
+  makeinfo: ['--version'],
+  help2man: ['--version'],
+};
 
 /** Where an inspection's commands may come from: PATH, or the system's own program folders. */
 const SYSTEM_PROGRAM = /^\/(usr\/)?s?bin\/[^/]+$/;
@@ -1108,7 +1112,7 @@ export function checkInspectCommand(command: SimpleCommand): CommandVerdict {
   const name = posix.basename(first.text).replace(/^(riscv64|x86_64)-linux-gnu-/, '');
   const args = rest.map((w) => w.text);
 
-  if (TOOLCHAIN.has(name.replace(/-[0-9.]+$/, '')) && args.length === 1 && VERSION_FLAGS.has(args[0] ?? ''))
+  if (args.length === 1 && VERSION_QUERIES[name.replace(/-[0-9.]+$/, '')]?.includes(args[0] ?? ''))
     return ALLOWED;
   if (COMPILERS.test(name) && args.includes('-E')) {
     const problem = preprocessorProblem(name, args);

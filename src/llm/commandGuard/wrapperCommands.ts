@@ -190,6 +190,8 @@ export function unwrapCommand(name: string, args: readonly ShellWord[]): Unwrapp
     if (spec.numeric && /^-[0-9]+$/.test(text)) continue;
     for (let j = 1; j < text.length; j++) {
       const letter = text[j] as string;
+      const refusedLetter = spec.refused?.[`-${letter}`];
+      if (refusedLetter) return { kind: 'refused', reason: refusedLetter };
       if (spec.query?.includes(`-${letter}`)) return { kind: 'none' };
       if (shortValue.includes(letter)) {
         const rest = text.slice(j + 1);

@@ -31,8 +31,15 @@ const INSPECTION_OUTPUT_BYTES = 32 * 1024;
 export const MAX_FIX_PROPOSALS = 2;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Variables a fix may not set: they would change which programs run or where the build writes. */
-const PROTECTED_ENV = /^(PATH|LD_[A-Z_]+|HOME|SHELL|IFS|ENV|BASH_ENV|TMPDIR|DESTDIR|RVPORT_[A-Z_]*)$/;
+/**
+ * Variables a fix may not set: they would change which programs run or where the build writes.
+ * The plan's environment is also the inspection round's, so this includes the variables that make
+ * a read-only tool run a program: git's (GIT_PAGER, GIT_EXTERNAL_DIFF, GIT_CONFIG_*), tar's and
+ * ripgrep's default options, less's preprocessor, apt's configuration, gcc's program directories,
+ * interpreter start-up code.
+ */
+const PROTECTED_ENV =
+  /^(PATH|LD_[A-Z_]+|HOME|SHELL|IFS|ENV|BASH_ENV|TMPDIR|DESTDIR|RVPORT_[A-Z_]*|GIT_[A-Z_]*|TAR_OPTIONS|RIPGREP_CONFIG_PATH|LESS[A-Z_]*|PAGER|MANPAGER|APT_CONFIG|GCC_EXEC_PREFIX|COMPILER_PATH|PERL5OPT|PERL5DB|PYTHONSTARTUP|PYTHONINSPECT|NODE_OPTIONS|GCONV_PATH|PS4|PROMPT_COMMAND|GREP_OPTIONS)$/;
 
 /** A fix that passed every check, ready to be tried by the next build. */
 export interface AcceptedFix {
