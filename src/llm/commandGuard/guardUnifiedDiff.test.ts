@@ -95,6 +95,10 @@ describe('guardUnifiedDiff, what apply would see past the hunk counts', () => {
       /symbolic link/,
     ],
     [
+      'diff --git a/x b/x\r\nindex 1111111..2222222 120000\r\n--- a/x\r\n+++ b/x\r\n@@ -1 +1 @@\r\n-a\r\n+/native\r\n',
+      /symbolic link/,
+    ],
+    [
       'diff --git a/m b/m\nnew file mode 160000\nindex 0000000..1111111\n--- /dev/null\n+++ b/m\n@@ -0,0 +1 @@\n+Subproject commit 1111111111111111111111111111111111111111\n',
       /mode 160000/,
     ],

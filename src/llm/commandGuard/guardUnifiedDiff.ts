@@ -153,13 +153,14 @@ function isBodyLine(line: string): boolean {
 
 /** A header line (or a garbage line that looks like one): its mode and paths. */
 function checkHeaderLine(line: string, paths: Set<string>, names: Set<string>): void {
-  if (line.startsWith('GIT binary patch') || /^Binary files .* differ$/.test(line)) {
+  if (line.startsWith('GIT binary patch') || line.startsWith('Binary files ')) {
     fail('the patch changes a binary file, which cannot be reviewed');
   }
   if (/^(old|new) mode /.test(line)) fail(`the patch changes a file's mode (${line})`);
   const created = /^(new file|deleted file) mode (\S*)/.exec(line);
   if (created) checkMode(created[2] ?? '', line);
-  const index = /^index [0-9a-f]+\.\.[0-9a-f]+(?: (\S+))?$/.exec(line);
+  // git reads a mode at the end of the index line as the file's mode (trailing \r and all).
+  const index = /^index \S+ +(\S+)\s*$/.exec(line);
   if (index?.[1]) checkMode(index[1], line);
   const named =
     /^(?:--- |\+\+\+ |copy from |copy to |rename old |rename new |rename from |rename to )(.*)$/.exec(line);

@@ -662,7 +662,7 @@ export const INSPECT_COMMANDS: Readonly<Record<string, InspectSpec>> = {
   },
   od: {
     short: 'bcdfilosxv',
-    shortValue: 'AjNtSw',
+    shortValue: 'AjNtS',
     long: ['--output-duplicates', '--traditional'],
     longValue: [
       '--address-radix',

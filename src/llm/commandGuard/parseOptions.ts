@@ -58,8 +58,13 @@ export function parseOptions(args: readonly string[], spec: OptionSpec): OptionP
       if (spec.longValue?.includes(name)) {
         if (eq !== -1) options.push({ name, value: arg.slice(eq + 1) });
         else {
+          // Some long options take an optional value only after `=` (git's --abbrev, --color):
+          // the next word is then an option of its own, and is read as one.
           const value = args[i + 1];
           if (value === undefined) return { ok: false, error: `${name} needs a value` };
+          if (value.startsWith('-') && value !== '-') {
+            return { ok: false, error: `write the value of ${name} as ${name}=VALUE`, option: name };
+          }
           options.push({ name, value });
           i++;
         }
