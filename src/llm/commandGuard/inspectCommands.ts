@@ -1111,6 +1111,13 @@ export function checkInspectCommand(command: SimpleCommand): CommandVerdict {
   }
   const name = posix.basename(first.text).replace(/^(riscv64|x86_64)-linux-gnu-/, '');
   const args = rest.map((w) => w.text);
+  // A file name can become sed's script (`s|^|touch x|e`) or tar's archive (`host:x`, run remotely).
+  const pattern = rest.find((w) => w.glob);
+  if ((name === 'sed' || name === 'tar') && pattern) {
+    return refuse(
+      `${name}: the pattern "${pattern.text}" could expand to a script or an archive name; name the files`,
+    );
+  }
 
   if (args.length === 1 && VERSION_QUERIES[name.replace(/-[0-9.]+$/, '')]?.includes(args[0] ?? ''))
     return ALLOWED;
