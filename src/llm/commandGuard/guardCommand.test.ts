@@ -369,6 +369,8 @@ describe('guardCommand, fix-mode wrappers, shells and unresolved words', () => {
     ["x='a[$(mount /x)]'; echo $((x))", /arithmetic/],
     ["bash -c 'x=y; echo $((x + 1))'", /arithmetic/],
     ['let x=y', /let/],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source under test
+    ["bash -c 'x=1; echo ${a[x]} ${s:x} ${p@P}'", /arithmetic/],
     ['[[ $x -eq 1 ]] && make', /arithmetic/],
     ['declare -i n=x', /-i/],
     ['((x))', /arithmetic/],
@@ -413,6 +415,8 @@ describe('guardCommand, fix-mode wrappers, shells and unresolved words', () => {
     'git -c user.name=rvport -c user.email=r@l commit -qm x',
     'tar -xzf deps.tar.gz',
     'make -j$((2 + 2))',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source under test
+    'make PREFIX=${PREFIX:-/usr}',
     "trap 'rm -f tmp.o' EXIT",
     'printf "%s\\n" done',
   ])('allows %j', (command) => expect(fix(command)).toEqual({ allowed: true }));

@@ -75,8 +75,12 @@ function checkSource(source: string, context: Context, depth: number): CommandVe
 // ---------------------------------------------------------------------------------------------
 // Fix commands
 
-/** `$((x))`, `$[x]`: bash evaluates a variable's value as arithmetic, and `a[$(cmd)]` in it runs cmd. */
-const ARITHMETIC_ON_NAMES = /\$\(\([^)]*[A-Za-z_]|\$\[[^\]]*[A-Za-z_]/;
+/**
+ * `$((x))`, `$[x]`, `${a[x]}`, `${s:x}`: bash evaluates a variable's value as arithmetic, and
+ * `b[$(cmd)]` in that value runs cmd; `${x@P}` expands x as a prompt, command substitutions and all.
+ */
+const ARITHMETIC_ON_NAMES =
+  /\$\(\([^)]*[A-Za-z_]|\$\[[^\]]*[A-Za-z_]|\$\{[^}]*\[[^\]]*[A-Za-z_]|\$\{[A-Za-z_][A-Za-z0-9_]*:(?![-=+?])[^}]*[A-Za-z_]|\$\{[^}]*@P/;
 /** Builtins that evaluate their arguments as arithmetic. */
 const ARITHMETIC_BUILTINS = new Set(['let', '[[']);
 
