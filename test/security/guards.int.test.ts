@@ -1,4 +1,12 @@
-import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,6 +212,10 @@ describe('hostile fixer answers against the guards', () => {
     expect(update.buildStatus).toBe('FIXING');
     expect(update.patches?.map((p) => p.name)).toEqual(['0001-rename-the-private-strnlen.patch']);
     expect(update.patches?.[0]?.diff).toContain('@@ -1,2 +1,2 @@');
+    // The accepted patch is what the next build applies to a fresh copy: it applies, exactly.
+    const fresh = await sourceTree();
+    await applyPatches(fresh, update.patches ?? []);
+    expect(readFileSync(join(fresh, 'main.c'), 'utf8')).toContain('static int own_strnlen(');
     const fixPrompts = server.requests.filter((r) => schemaOf(r) === 'fix');
     expect(JSON.stringify(fixPrompts.at(-1)?.body.messages)).toContain('rvport refused that fix');
 
