@@ -19,7 +19,7 @@ const artifactSchema = z.object({
  */
 const patchSchema = z
   .object({
-    name: z.string().regex(/^[0-9]{4}-[a-z0-9-]+\.patch$/, 'a patch name is NNNN-words.patch'),
+    name: z.string().regex(/^[0-9]{4,}-[a-z0-9-]+\.patch$/, 'a patch name is NNNN-words.patch'),
     diff: z.string(),
   })
   .superRefine((patch, ctx) => {
