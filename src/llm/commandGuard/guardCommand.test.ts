@@ -230,6 +230,8 @@ describe('guardCommand, inspect-mode commands that execute or write', () => {
     ['tail -F f', /-F/],
     ['printf -v X y', /-v/],
     ['git log --abbrev --output=x', /--abbrev=VALUE/],
+    ['git log --format=%G? -1', /gpg/],
+    ['git log --show-signature -1', /--show-signature/],
     ['sed -n s* f', /pattern/],
     ['sed -n 1p src/*.c', /pattern/],
     ['tar -tf h*', /pattern/],

@@ -113,7 +113,14 @@ const GIT_DIFF_OPTIONS = {
   longValue: ['--unified', '--diff-filter', '--color', '--abbrev', '--stat-width', '--word-diff-regex'],
 } satisfies OptionSpec;
 
+/** `%G?`, `%GS` … in a format verify signatures, which runs gpg (or the repository's gpg.program). */
+const noSignatureFormat: InspectSpec['check'] = ({ options }) =>
+  options.some((o) => /^--(pretty|format)$/.test(o.name) && /%G/.test(o.value ?? ''))
+    ? 'a format with %G verifies signatures, which runs gpg'
+    : undefined;
+
 const GIT_LOG_OPTIONS: InspectSpec = {
+  check: noSignatureFormat,
   short: `${GIT_DIFF_OPTIONS.short}iEFg`,
   shortValue: GIT_DIFF_OPTIONS.shortValue,
   numeric: true,
@@ -145,7 +152,6 @@ const GIT_LOG_OPTIONS: InspectSpec = {
     '--boundary',
     '--left-right',
     '--cherry-pick',
-    '--show-signature',
     '--log-size',
   ],
   longValue: [
