@@ -10,7 +10,8 @@ export {
   MAX_INSPECTION_COMMANDS,
   reviewProposedCommands,
 } from './commandGuard/guardCommand.ts';
-export { guardUnifiedDiff } from './commandGuard/guardUnifiedDiff.ts';
+export { guardDiffInTree } from './commandGuard/guardDiffInTree.ts';
+export { type DiffVerdict, guardUnifiedDiff } from './commandGuard/guardUnifiedDiff.ts';
 export { DEFAULT_COST_CAP_USD, DEFAULT_MODELS } from './config/defaultModels.ts';
 export {
   CONFIG_FILE_NAME,

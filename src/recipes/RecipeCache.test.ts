@@ -81,6 +81,25 @@ describe('RecipeCache', () => {
     expect(await target.get('ok2', 'trixie-riscv64-accelerated-abc123')).toBeUndefined();
   });
 
+  it('refuses bundles whose patches would be written outside patches/ or fail the diff guard', async () => {
+    const target = new RecipeCache(join(dir, 'other'));
+    const symlink =
+      'diff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n@@ -1 +1,6 @@\n-a\n+b\n' +
+      'diff --git a/cc b/cc\nnew file mode 120000\n--- /dev/null\n+++ b/cc\n@@ -0,0 +1 @@\n+/native/bin/gcc\n';
+    const withPatch = (name: string, diff: string) =>
+      JSON.stringify({ entries: [entry({ patches: [{ name, diff }] })] });
+    await expect(
+      target.importBundle(
+        withPatch('../../../.profile', '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n'),
+        'b.json',
+      ),
+    ).rejects.toThrow(/NNNN-words\.patch/);
+    await expect(target.importBundle(withPatch('0001-fix.patch', symlink), 'b.json')).rejects.toThrow(
+      /patch 0001-fix\.patch is refused: the hunk header/,
+    );
+    expect(await target.get('cjson', 'trixie-riscv64-accelerated-abc123')).toBeUndefined();
+  });
+
   it('refuses to store an invalid entry', async () => {
     await expect(new RecipeCache(dir).put({ ...entry(), imageId: '../../etc' })).rejects.toThrow();
   });
@@ -124,7 +143,7 @@ describe('RecipeCache, hostile or broken input', () => {
       /relative path/,
     ],
     ['a build folder outside the tree', { plan: { dir: 'a/../..', packages: [], phases: [] } }, /plan\.dir/],
-    ['a patch name with a folder', { patches: [{ name: '../../x.patch', diff: '' }] }, /plain file name/],
+    ['a patch name with a folder', { patches: [{ name: '../../x.patch', diff: '' }] }, /NNNN-words\.patch/],
     [
       'a patch that makes a symbolic link',
       {

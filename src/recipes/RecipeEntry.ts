@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guardUnifiedDiff } from '../llm/index.ts';
 
 export const RECIPE_ENTRY_VERSION = 1;
 
@@ -15,9 +16,6 @@ const insidePath = z
     message: 'must be a relative path inside the port (no leading /, no .. segment)',
   });
 
-/** git's mode of a symbolic link: a patch that makes one could point a later host-side read anywhere. */
-const SYMLINK_MODE = /^(new file mode|new mode) 120000$/m;
-
 const artifactSchema = z.object({
   path: insidePath,
   machine: z.string(),
@@ -26,6 +24,22 @@ const artifactSchema = z.object({
   type: z.string().nullable().optional(),
   role: z.string().optional(),
 });
+
+/**
+ * A patch as the cache keeps it. Entries come from imported bundles, so the name becomes a file
+ * name under patches/ only in the form rvport writes it, and the diff passes the diff guard
+ * (it is checked again against the tree when applied).
+ */
+const patchSchema = z
+  .object({
+    name: z.string().regex(/^[0-9]{4,}-[a-z0-9-]+\.patch$/, 'a patch name is NNNN-words.patch'),
+    diff: z.string(),
+  })
+  .superRefine((patch, ctx) => {
+    const verdict = guardUnifiedDiff(patch.diff);
+    if (!verdict.allowed)
+      ctx.addIssue({ code: 'custom', message: `patch ${patch.name} is refused: ${verdict.reason}` });
+  });
 
 /** One verified (or not) port of one package in one sandbox image: enough to build it again. */
 export const recipeEntrySchema = z.object({
@@ -45,13 +59,7 @@ export const recipeEntrySchema = z.object({
     env: z.record(z.string(), z.string()).optional(),
   }),
   dependencies: z.array(z.string()),
-  patches: z.array(
-    z.object({
-      /** Written as OUT/NAME/patches/NAME: a plain file name. */
-      name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, 'must be a plain file name'),
-      diff: z.string().refine((d) => !SYMLINK_MODE.test(d), { message: 'must not create a symbolic link' }),
-    }),
-  ),
+  patches: z.array(patchSchema),
   artifacts: z.array(artifactSchema),
   verification: z.object({ verdict: z.enum(['verified', 'not_verified']), reason: z.string() }),
   durations: z.record(z.string(), z.number()),

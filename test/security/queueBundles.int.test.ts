@@ -131,10 +131,10 @@ describe('recipe bundles from a hostile worker', () => {
       /recipe bundle was refused: .*artifacts\.0\.path: must be a relative path inside/,
     );
     expect(message('curl')).toMatch(
-      /recipe bundle was refused: .*patches\.0\.diff: must not create a symbolic link/,
+      /recipe bundle was refused: .*patches\.0.*symbolic link/,
     );
     expect(message('expat')).toMatch(
-      /recipe bundle was refused: .*patches\.0\.name: must be a plain file name/,
+      /recipe bundle was refused: .*patches\.0\.name: a patch name is NNNN-words\.patch/,
     );
     expect(existsSync('/tmp/evil.patch')).toBe(false);
   }, 120_000);

@@ -5,14 +5,12 @@ import {
   NETWORK_COMMANDS,
   NETWORK_SUBCOMMANDS,
   PRIVILEGE_COMMANDS,
-  READ_ONLY_COMMANDS,
   SHELLS,
-  TOOLCHAIN_COMMANDS,
-  VERSION_FLAGS,
-  WRAPPER_COMMANDS,
-  WRAPPER_VALUE_OPTIONS,
 } from './commandRules.ts';
+import { checkInspectCommand } from './inspectCommands.ts';
 import { parseShell, type Redirection, type ShellWord, type SimpleCommand } from './parseShell.ts';
+import { STDIN_PATH, shellScriptOf } from './shellScriptOf.ts';
+import { OPAQUE_RUNNERS, unwrapCommand, WRAPPERS } from './wrapperCommands.ts';
 
 export type CommandVerdict = { allowed: true } | { allowed: false; reason: string };
 
@@ -68,7 +66,7 @@ function checkSource(source: string, context: Context, depth: number): CommandVe
   }
   for (const command of commands) {
     const verdict =
-      context.mode === 'inspect' ? checkInspection(command) : checkFixCommand(command, context, depth);
+      context.mode === 'inspect' ? checkInspectCommand(command) : checkFixCommand(command, context, depth);
     if (!verdict.allowed) return verdict;
   }
   return ALLOWED;
@@ -77,20 +75,108 @@ function checkSource(source: string, context: Context, depth: number): CommandVe
 // ---------------------------------------------------------------------------------------------
 // Fix commands
 
+/**
+ * `$((x))`, `$[x]`, `${a[x]}`, `${s:x}`: bash evaluates a variable's value as arithmetic, and
+ * `b[$(cmd)]` in that value runs cmd; `${x@P}` expands x as a prompt, command substitutions and all.
+ */
+const ARITHMETIC_ON_NAMES =
+  /\$\(\([^)]*[A-Za-z_]|\$\[[^\]]*[A-Za-z_]|\$\{[^}]*\[[^\]]*[A-Za-z_]|\$\{[A-Za-z_][A-Za-z0-9_]*:(?![-=+?])[^}]*[A-Za-z_]|\$\{[^}]*@P/;
+/** Builtins that evaluate their arguments as arithmetic. */
+const ARITHMETIC_BUILTINS = new Set(['let', '[[']);
+
 function checkFixCommand(command: SimpleCommand, context: Context, depth: number): CommandVerdict {
+  for (const word of [...command.assignments, ...command.words]) {
+    if (word.dynamic && ARITHMETIC_ON_NAMES.test(word.text)) {
+      return refuse(`arithmetic on variables (${word.text}) can run commands and cannot be checked`);
+    }
+  }
+  const name = command.words[0]?.text ?? '';
+  if (ARITHMETIC_BUILTINS.has(name)) return refuse(`${name} evaluates arithmetic that can run commands`);
+  if (
+    /^(declare|typeset|local|export|readonly)$/.test(name) &&
+    command.words.some((w) => /^-[a-zA-Z]*i/.test(w.text))
+  ) {
+    return refuse(`${name} -i evaluates arithmetic that can run commands`);
+  }
+  const builtin = checkShellBuiltin(command.words, context, depth);
+  if (builtin) return builtin;
   for (const redirection of command.redirections) {
-    const verdict = checkRedirection(redirection, false);
+    const verdict = checkRedirection(redirection);
     if (!verdict.allowed) return verdict;
   }
-  return checkWords(command.words, context, depth);
+  return checkWords(command.words, context, depth, command);
 }
 
-function checkWords(words: ShellWord[], context: Context, depth: number): CommandVerdict {
+/** bash builtins whose variable-name arguments are evaluated, array subscript and all. */
+const NAME_EVALUATING_BUILTINS = new Set([
+  'printf',
+  'read',
+  'declare',
+  'typeset',
+  'local',
+  'export',
+  'readonly',
+  'unset',
+  'mapfile',
+  'readarray',
+  'test',
+  '[',
+  'wait',
+  'getopts',
+]);
+
+/**
+ * Shell builtins that run or redefine commands: `trap` runs its first argument later, `alias`
+ * and `hash -p` make a harmless name run another program, and bash evaluates the subscript of
+ * `a[$(cmd)]` given to printf -v, read, declare, unset, test -v ….
+ */
+function checkShellBuiltin(
+  words: readonly ShellWord[],
+  context: Context,
+  depth: number,
+): CommandVerdict | undefined {
+  const name = words[0]?.text ?? '';
+  if (name === 'alias') return refuse('alias can make one command name run another');
+  if (name === 'hash' && words.some((w) => /^-[a-zA-Z]*p/.test(w.text)))
+    return refuse('hash -p makes one command name run another program');
+  if (name === 'enable') return refuse('enable loads or switches shell builtins');
+  if (name === 'trap') {
+    const action = words.slice(1).find((w) => !w.text.startsWith('-'));
+    if (!action || /^[0-9]+$/.test(action.text)) return undefined;
+    if (action.dynamic) return refuse('trap runs a command built from an expansion');
+    const verdict = checkSource(action.text, context, depth + 1);
+    return verdict.allowed ? undefined : refuse(`in trap: ${verdict.reason}`);
+  }
+  if (NAME_EVALUATING_BUILTINS.has(name) && words.some((w) => /\[.*(\$\(|`|\$\{|\$\[)/.test(w.text))) {
+    return refuse(
+      `${name}: bash evaluates an array subscript with a substitution in it, which runs commands`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Checks the command the words run, unwrapping wrappers (`timeout 5 nice -n 5 make`) down to the
+ * command itself. `command` is the simple command the words came from, for its standard input;
+ * absent for commands run by find -exec or xargs.
+ */
+function checkWords(
+  words: readonly ShellWord[],
+  context: Context,
+  depth: number,
+  command?: SimpleCommand,
+): CommandVerdict {
   let rest = words;
+  // xargs -I R: R in the command name is replaced by its input.
+  let replaced: string | undefined;
   for (;;) {
     const first = rest[0];
     if (!first) return ALLOWED;
     if (first.dynamic) return refuse(`the command name "${first.text}" comes from an expansion`);
+    if (first.glob) return refuse(`the command name "${first.text}" is a pattern the shell would expand`);
+    if (replaced !== undefined && first.text.includes(replaced)) {
+      return refuse(`xargs -I ${replaced} puts its input into the command name`);
+    }
     const name = commandName(first.text);
     const args = rest.slice(1);
 
@@ -99,6 +185,8 @@ function checkWords(words: ShellWord[], context: Context, depth: number): Comman
       ESCAPE_COMMANDS[name] ?? (/^(mount|umount|mkfs)\./.test(name) ? 'touches file systems' : undefined);
     if (leaves) return refuse(`${name} ${leaves}; that leaves the sandbox`);
     if (name === 'eval') return refuse('eval cannot be checked');
+    const opaque = OPAQUE_RUNNERS[name];
+    if (opaque) return refuse(`${name} ${opaque}`);
     if (name === 'for' || name === 'select') return ALLOWED; // `for x in words`: no command here.
 
     if (!context.allowNetwork) {
@@ -106,12 +194,28 @@ function checkWords(words: ShellWord[], context: Context, depth: number): Comman
       if (network) return refuse(`${network} uses the network, which builds do not have`);
     }
 
-    if (WRAPPER_COMMANDS.has(name)) {
-      if (name === 'command' && args[0] && /^-[vV]$/.test(args[0].text)) return ALLOWED;
-      if (name === 'env' && args.some((a) => a.text === '-S' || a.text.startsWith('--split-string'))) {
-        return refuse('env -S cannot be checked');
+    if (name === 'busybox') {
+      rest = args;
+      continue;
+    }
+    if (WRAPPERS[name]) {
+      const inner = unwrapCommand(name, args);
+      if (inner.kind === 'refused') return refuse(inner.reason);
+      if (inner.kind === 'none') return ALLOWED;
+      if (inner.kind === 'script') {
+        if (inner.source.dynamic) return refuse(`${name} runs a command built from an expansion`);
+        const verdict = checkSource(inner.source.text, context, depth + 1);
+        return verdict.allowed ? ALLOWED : refuse(`in ${name}: ${verdict.reason}`);
       }
-      rest = skipWrapperOptions(name, args);
+      if (name === 'xargs') {
+        const target = commandName(inner.words[0]?.text ?? '');
+        if (SHELLS.has(target) || INTERPRETERS.test(target) || target === 'eval' || target === 'source') {
+          return refuse(`xargs feeds its input to ${target}, which would run it`);
+        }
+        replaced = inner.replace;
+      }
+      // The wrapped command reads the wrapper's standard input (`exec sh <<EOF`).
+      rest = inner.words;
       continue;
     }
     if ((name === 'cd' || name === 'pushd') && args.some((a) => NATIVE.test(normalisedPathWord(a.text)))) {
@@ -123,15 +227,21 @@ function checkWords(words: ShellWord[], context: Context, depth: number): Comman
     if (name === 'rm' && args.some((a) => a.text === '--no-preserve-root' || /^\/+\*?$/.test(a.text))) {
       return refuse('rm would remove the whole root file system');
     }
-    if (SHELLS.has(name)) return checkShellInvocation(name, args, context, depth);
+    if (SHELLS.has(name)) return checkShellInvocation(name, args, context, depth, command);
+    if (name === 'source' || name === '.') {
+      const file = args[0];
+      if (!file || file.dynamic || STDIN_PATH.test(file.text) || file.text === '-') {
+        return refuse(`${name} would read its script from standard input or an expansion`);
+      }
+      return ALLOWED;
+    }
     if (INTERPRETERS.test(name)) {
       const code = args.map((a) => a.text).join(' ');
       const mention = forbiddenMention(code, context);
       if (mention) return refuse(`inline ${name} code mentions ${mention}`);
     }
     if (name === 'find') return checkFindExec(args, context, depth);
-
-    return ALLOWED;
+    return checkEmbeddedCommands(name, args, context, depth);
   }
 }
 
@@ -140,29 +250,64 @@ function commandName(text: string): string {
   return posix.basename(text).replace(/^(riscv64|x86_64)-linux-gnu-/, '');
 }
 
-function skipWrapperOptions(name: string, args: ShellWord[]): ShellWord[] {
-  const valueOptions = WRAPPER_VALUE_OPTIONS[name] ?? new Set<string>();
-  let i = 0;
-  if (name === 'busybox') return args;
-  while (i < args.length) {
-    const text = args[i]?.text ?? '';
-    if (text === '--') {
-      i++;
-      break;
+/** Options whose value is a command line the tool runs. */
+const COMMAND_OPTIONS: Readonly<Record<string, RegExp>> = {
+  tar: /^(--to-command|--use-compress-program|--rsh-command|--info-script|--new-volume-script|-I|-F)$/,
+  sort: /^--compress-program$/,
+  rsync: /^(-e|--rsh|--rsync-path)$/,
+};
+/** git -c settings that only change identity or output; any other may name a program to run. */
+const SAFE_GIT_CONFIG =
+  /^(user\.(name|email)|core\.(autocrlf|filemode|safecrlf)|init\.defaultbranch|advice\.[a-z]+|color\.[a-z.]+|safe\.directory|commit\.gpgsign|gc\.auto)=/i;
+
+function checkEmbeddedCommands(
+  name: string,
+  args: readonly ShellWord[],
+  context: Context,
+  depth: number,
+): CommandVerdict {
+  if (name === 'git') {
+    for (let i = 0; i < args.length; i++) {
+      const text = args[i]?.text ?? '';
+      if (!text.startsWith('-')) break;
+      if (text === '-c') {
+        const setting = args[i + 1];
+        if (!setting || setting.dynamic || !SAFE_GIT_CONFIG.test(setting.text))
+          return refuse(`git -c ${setting?.text ?? ''} may name a program for git to run`);
+        i++;
+      }
+      if (text.startsWith('--config-env') || text.startsWith('--exec-path='))
+        return refuse(`git ${text} may name a program for git to run`);
     }
-    if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
-      i++;
-      continue;
-    }
-    if (!text.startsWith('-') || text === '-') break;
-    i += valueOptions.has(text) ? 2 : 1;
+    return ALLOWED;
   }
-  // `timeout 30 make`, `ionice`/`nice` numeric forms: the first non-option word is a duration.
-  if (name === 'timeout' && i < args.length) i++;
-  return args.slice(i);
+  const pattern = COMMAND_OPTIONS[name];
+  if (!pattern) return ALLOWED;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] as ShellWord;
+    const eq = word.text.indexOf('=');
+    const option = word.text.startsWith('--') && eq !== -1 ? word.text.slice(0, eq) : word.text;
+    let value: ShellWord | undefined;
+    if (word.text.startsWith('--checkpoint-action=')) {
+      const action = word.text.slice('--checkpoint-action='.length);
+      if (!action.startsWith('exec=')) continue;
+      value = { ...word, text: action.slice('exec='.length) };
+    } else if (pattern.test(option)) {
+      value = eq !== -1 && option !== word.text ? { ...word, text: word.text.slice(eq + 1) } : args[++i];
+    } else if (name === 'tar' && /^-[A-Za-z]*[IF]/.test(word.text) && !word.text.startsWith('--')) {
+      return refuse(
+        `tar ${word.text}: an option that names a program, bundled with others, cannot be checked`,
+      );
+    } else continue;
+    if (!value) return refuse(`${name} ${option} needs a value`);
+    if (value.dynamic) return refuse(`${name} ${option} runs a command built from an expansion`);
+    const verdict = checkSource(value.text, context, depth + 1);
+    if (!verdict.allowed) return refuse(`in ${name} ${option}: ${verdict.reason}`);
+  }
+  return ALLOWED;
 }
 
-function networkUse(name: string, args: ShellWord[]): string | undefined {
+function networkUse(name: string, args: readonly ShellWord[]): string | undefined {
   if (NETWORK_COMMANDS.has(name)) return name;
   if (name === 'rsync' && args.some((a) => /^[^/\s]*::|^[A-Za-z0-9_.@-]+:|^rsync:\/\//.test(a.text))) {
     return 'rsync to a remote host';
@@ -196,10 +341,18 @@ const NATIVE = /(^|[=:,\s])\/native(\/|$|\s)/;
 const KERNEL_OR_DEVICE =
   /(^|[=:,\s])\/(proc\/sys|sys)(\/|$)|(^|[=:,\s])\/dev\/(?!(null|zero|full|stdin|stdout|stderr|random|urandom|tty|fd\/)\b)/;
 
-/** Any mention of /native, /proc/sys, /sys or a device by a command that is not read-only. */
-function touchedHostPath(name: string, words: ShellWord[]): CommandVerdict | undefined {
-  // Commands with argument rules (find -delete, sed -i, tar -x, …) can write, so they are checked.
-  if (READ_ONLY_COMMANDS.has(name) && !READ_ONLY_ARGUMENT_RULES[name]) return undefined;
+/**
+ * Any mention of /native, /proc/sys, /sys or a device by a command that could write. A command
+ * the inspection round would run (its options all read-only) may read them.
+ */
+function touchedHostPath(name: string, words: readonly ShellWord[]): CommandVerdict | undefined {
+  const readOnly = checkInspectCommand({
+    assignments: [],
+    words: [...words],
+    redirections: [],
+    piped: false,
+  });
+  if (readOnly.allowed && name !== 'cd') return undefined;
   for (const word of words.slice(1)) {
     const path = normalisedPathWord(word.text);
     if (NATIVE.test(path)) return refuse(`${name} touches /native, the read-only host toolchain`);
@@ -217,7 +370,7 @@ function normalisedPathWord(text: string): string {
   );
 }
 
-function checkRedirection(redirection: Redirection, inspect: boolean): CommandVerdict {
+function checkRedirection(redirection: Redirection): CommandVerdict {
   const { op, target } = redirection;
   if (op === '<<' || op === '<<-' || op === '<<<') return ALLOWED;
   if ((op === '>&' || op === '<&') && /^([0-9]+|-)$/.test(target.text)) return ALLOWED;
@@ -226,35 +379,68 @@ function checkRedirection(redirection: Redirection, inspect: boolean): CommandVe
   const path = target.text.startsWith('/') ? posix.normalize(target.text) : target.text;
   if (!writes) return ALLOWED;
   if (path === '/dev/null' || path === '/dev/stdout' || path === '/dev/stderr') return ALLOWED;
-  if (inspect) return refuse(`a read-only inspection may not write ${target.text}`);
   if (NATIVE.test(path)) return refuse(`writes under /native (${target.text}), the read-only host toolchain`);
   if (/^\/(proc|sys|dev)(\/|$)/.test(path))
     return refuse(`writes kernel settings or devices (${target.text})`);
   return ALLOWED;
 }
 
-function checkShellInvocation(
-  name: string,
-  args: ShellWord[],
-  context: Context,
-  depth: number,
-): CommandVerdict {
-  const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a.text));
-  if (c === -1) return ALLOWED; // `sh script.sh`: the script is sandbox content like any other.
-  // The command string is the first operand after the options (`bash -c -- 'cmd'`, `sh -ec 'cmd'`).
-  const script = args.slice(c + 1).find((a) => a.text !== '--' && !/^[-+][a-zA-Z]+$/.test(a.text));
-  if (!script) return refuse(`${name} -c without a command`);
-  if (script.dynamic) return refuse(`${name} -c runs a command built from an expansion`);
-  const verdict = checkSource(script.text, context, depth + 1);
-  return verdict.allowed ? ALLOWED : refuse(`in ${name} -c: ${verdict.reason}`);
+/** The last redirection of standard input wins; a pipe feeds it otherwise. */
+function standardInput(command: SimpleCommand | undefined): Redirection | 'pipe' | undefined {
+  const input = command?.redirections
+    .filter((r) => (r.fd === undefined || r.fd === 0) && /^(<|<<|<<-|<<<|<&|<>)$/.test(r.op))
+    .at(-1);
+  return input ?? (command?.piped ? 'pipe' : undefined);
 }
 
-function checkFindExec(args: ShellWord[], context: Context, depth: number): CommandVerdict {
+function checkShellInvocation(
+  name: string,
+  args: readonly ShellWord[],
+  context: Context,
+  depth: number,
+  command: SimpleCommand | undefined,
+): CommandVerdict {
+  const script = shellScriptOf(name, args);
+  if (script.kind === 'refused') return refuse(script.reason);
+  if (script.kind === 'file') return ALLOWED; // `sh script.sh`: the script is sandbox content like any other.
+  let source: string;
+  let from: string;
+  if (script.kind === 'string') {
+    if (script.source.dynamic) return refuse(`${name} -c runs a command built from an expansion`);
+    source = script.source.text;
+    from = `${name} -c`;
+  } else {
+    const input = standardInput(command);
+    if (input === undefined) return refuse(`${name} would read its script from standard input`);
+    if (input === 'pipe')
+      return refuse(`${name} would run the script a pipe gives it, which cannot be checked`);
+    if (input.op === '<<<') {
+      if (input.target.dynamic) return refuse(`${name} runs a here-string built from an expansion`);
+      source = input.target.text;
+    } else if (input.heredoc) {
+      if (!input.heredoc.quoted && /[\\$`]/.test(input.heredoc.body)) {
+        return refuse(`${name} runs an unquoted here-document with expansions, which cannot be checked`);
+      }
+      source = input.heredoc.body;
+    } else {
+      return refuse(
+        `${name} reads its script from ${input.target.text} (${input.op}), which cannot be checked`,
+      );
+    }
+    from = `the script ${name} reads`;
+  }
+  const verdict = checkSource(source, context, depth + 1);
+  return verdict.allowed ? ALLOWED : refuse(`in ${from}: ${verdict.reason}`);
+}
+
+function checkFindExec(args: readonly ShellWord[], context: Context, depth: number): CommandVerdict {
   for (let i = 0; i < args.length; i++) {
     const text = args[i]?.text ?? '';
     if (!['-exec', '-execdir', '-ok', '-okdir'].includes(text)) continue;
     const end = args.findIndex((a, j) => j > i && (a.text === ';' || a.text === '+'));
     const inner = args.slice(i + 1, end === -1 ? args.length : end);
+    if (inner[0]?.text.includes('{}'))
+      return refuse(`in find ${text}: the command name comes from the files found ({})`);
     const verdict = checkWords(inner, context, depth + 1);
     if (!verdict.allowed) return refuse(`in find ${text}: ${verdict.reason}`);
     i = end === -1 ? args.length : end;
@@ -286,85 +472,6 @@ function forbiddenMention(code: string, context: Context): string | undefined {
   }
   return undefined;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Read-only inspection
-
-function checkInspection(command: SimpleCommand): CommandVerdict {
-  if (command.assignments.length > 0)
-    return refuse('variable assignments are not allowed in a read-only inspection');
-  for (const redirection of command.redirections) {
-    const verdict = checkRedirection(redirection, true);
-    if (!verdict.allowed) return verdict;
-  }
-  const [first, ...args] = command.words;
-  if (!first) return ALLOWED;
-  if (first.dynamic) return refuse(`the command name "${first.text}" comes from an expansion`);
-  const name = commandName(first.text);
-  const texts = args.map((a) => a.text);
-  if (TOOLCHAIN_COMMANDS.has(name) && texts.length === 1 && VERSION_FLAGS.has(texts[0] ?? '')) return ALLOWED;
-  if (/^(gcc|g\+\+|cc|c\+\+|cpp|clang|clang\+\+)$/.test(name) && texts.includes('-E')) {
-    const writes = texts.find((t) =>
-      /^(-o|-M|-save-temps|-fdump|-fplugin|-Wp,|-Xpreprocessor|--output|-specs)/.test(t),
-    );
-    return writes ? refuse(`${name} ${writes} writes files or loads code`) : ALLOWED;
-  }
-  if (name === 'command' && /^-[vV]$/.test(texts[0] ?? '')) return ALLOWED;
-  if (!READ_ONLY_COMMANDS.has(name)) return refuse(`${name} is not a read-only inspection command`);
-  const problem = READ_ONLY_ARGUMENT_RULES[name]?.(texts);
-  return problem ? refuse(`${name}: ${problem}`) : ALLOWED;
-}
-
-const hasAny = (texts: string[], pattern: RegExp) => texts.find((t) => pattern.test(t));
-
-/** Read-only commands with options that write, follow forever or run other programs. */
-const READ_ONLY_ARGUMENT_RULES: Readonly<Record<string, (args: string[]) => string | undefined>> = {
-  find: (a) => {
-    const bad = hasAny(a, /^-(exec|execdir|ok|okdir|delete|fprint0?|fprintf|fls)$/);
-    return bad ? `${bad} runs commands or writes files` : undefined;
-  },
-  sed: (a) => {
-    if (hasAny(a, /^(-i|--in-place)/)) return 'edits files in place';
-    if (!a.includes('-n')) return 'only `sed -n ADDRESSp FILE` is allowed';
-    const script = a.find((t) => !t.startsWith('-'));
-    return script && /^([0-9]+|\$)(,([0-9]+|\$))?p$|^\/[^/]*\/(,\/[^/]*\/)?p$/.test(script)
-      ? undefined
-      : 'only `sed -n ADDRESSp FILE` is allowed';
-  },
-  git: (a) =>
-    /^(log|show|diff|status|ls-files|grep|rev-parse|describe|blame|shortlog|ls-tree|cat-file)$/.test(
-      a[0] ?? '',
-    ) && !hasAny(a, /^--(output|ext-diff|textconv)|^--exec/)
-      ? undefined
-      : 'only read-only sub-commands (log, show, diff, status, ls-files, grep, …) are allowed',
-  tar: (a) => {
-    const listing = a.includes('-t') || a.includes('--list') || /^-?[A-Za-z]*t[A-Za-z]*$/.test(a[0] ?? '');
-    const bad = hasAny(
-      a,
-      /^(-[A-Za-z]*[xcruA]|--(extract|get|create|append|update|delete|to-command|use-compress-program|rsh-command|info-script|new-volume-script|checkpoint-action)|-I$|-F$)/,
-    );
-    return listing && !bad ? undefined : 'only listing an archive (tar -t) is allowed';
-  },
-  dpkg: (a) =>
-    a.length > 0 &&
-    /^(-l|-L|-S|-s|-p|--list|--listfiles|--search|--status|--print-avail|--print-architecture|--print-foreign-architectures|--get-selections)$/.test(
-      a[0] ?? '',
-    )
-      ? undefined
-      : 'only queries (-l, -L, -S, -s, --print-architecture) are allowed',
-  'dpkg-architecture': (a) => (hasAny(a, /^(-c|--command)/) ? 'runs a command' : undefined),
-  'apt-file': (a) =>
-    /^(search|find|list|show)$/.test(a[0] ?? '') ? undefined : 'only search and list are allowed',
-  sort: (a) =>
-    hasAny(a, /^(-o|--output|--compress-program)/) ? 'writes a file or runs a program' : undefined,
-  uniq: (a) =>
-    a.filter((t) => !t.startsWith('-')).length > 1 ? 'a second file argument is written' : undefined,
-  tail: (a) => (hasAny(a, /^(-f|-F|--follow|--retry)/) ? 'following a file never ends' : undefined),
-  tree: (a) => (hasAny(a, /^-o$|^--output/) ? 'writes a file' : undefined),
-  file: (a) => (hasAny(a, /^(-C|--compile)$/) ? 'writes a magic file' : undefined),
-  rg: (a) => (hasAny(a, /^--pre/) ? 'runs a preprocessor program' : undefined),
-  env: (a) => (a.length > 0 ? 'only plain `env` (print the environment) is allowed' : undefined),
-};
 
 export interface CommandRefusal {
   command: string;

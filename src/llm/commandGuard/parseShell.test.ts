@@ -27,7 +27,7 @@ describe('parseShell', () => {
   it('collects command substitutions, backticks and process substitutions', () => {
     const parsed = parse('make -j$(nproc) CC="`which gcc`" && diff <(ls a) b');
     expect(parsed.substitutions).toEqual(['nproc', 'which gcc', 'ls a']);
-    expect(parsed.commands[0]?.words[1]).toEqual({ text: '-j$(nproc)', dynamic: true });
+    expect(parsed.commands[0]?.words[1]).toEqual({ text: '-j$(nproc)', dynamic: true, glob: false });
   });
 
   it('reads nested substitutions whole', () => {
@@ -75,5 +75,38 @@ describe('parseShell', () => {
     const result = parseShell(source);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toContain(error);
+  });
+});
+
+describe('parseShell, what the shell would still expand', () => {
+  const word = (source: string) => parse(source).commands[0]?.words[0];
+
+  it('marks unquoted brace expansions dynamic, quoted ones not', () => {
+    expect(word('{mou,}nt')?.dynamic).toBe(true);
+    expect(word('x{1..3}')?.dynamic).toBe(true);
+    expect(word("'{mou,}nt'")?.dynamic).toBe(false);
+    expect(word('{}')?.dynamic).toBe(false);
+  });
+
+  it('marks unquoted pattern characters as globs', () => {
+    expect(word('/bin/m?unt')?.glob).toBe(true);
+    expect(word('*.c')?.glob).toBe(true);
+    expect(word('"*.c"')?.glob).toBe(false);
+    expect(word('\\*')?.glob).toBe(false);
+    expect(word('[')?.glob).toBe(false);
+  });
+
+  it('keeps here-document bodies and whether their delimiter was quoted', () => {
+    const [command] = parse("sh <<'EOF'\nmake\nEOF").commands;
+    expect(command?.redirections[0]?.heredoc).toEqual({ body: 'make', quoted: true });
+    const [tabbed] = parse('sh <<-EOF\n\tmake\n\tEOF').commands;
+    expect(tabbed?.redirections[0]?.heredoc).toEqual({ body: 'make', quoted: false });
+  });
+
+  it('marks commands reading a pipe, also inside a group', () => {
+    const piped = (source: string) => parse(source).commands.map((c) => c.piped);
+    expect(piped('a | b && c')).toEqual([false, true, false]);
+    expect(piped('a | { sh; }')).toEqual([false, true]);
+    expect(piped('a | (sh)')).toEqual([false, true]);
   });
 });

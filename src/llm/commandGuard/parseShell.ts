@@ -8,20 +8,29 @@
 export interface ShellWord {
   /** The word with quotes removed; expansions are left in their literal `$…` form. */
   text: string;
-  /** Contains a parameter, arithmetic or command expansion outside single quotes. */
+  /**
+   * Contains a parameter, arithmetic or command expansion outside single quotes, or an unquoted
+   * brace expansion (`{mou,}nt`): what the shell runs is not the text.
+   */
   dynamic: boolean;
+  /** Contains an unquoted pattern character (`*`, `?`, `[…]`): the shell may replace it with file names. */
+  glob: boolean;
 }
 
 export interface Redirection {
   op: string;
   fd?: number;
   target: ShellWord;
+  /** The body of a here-document (`<<`, `<<-`); `quoted` when its delimiter was quoted (no expansion). */
+  heredoc?: { body: string; quoted: boolean };
 }
 
 export interface SimpleCommand {
   assignments: ShellWord[];
   words: ShellWord[];
   redirections: Redirection[];
+  /** Its standard input is the output of the command before it in a pipeline. */
+  piped: boolean;
 }
 
 export interface ParsedShell {
@@ -53,7 +62,7 @@ const RESERVED_PREFIX = new Set([
 type Token =
   | { kind: 'word'; word: ShellWord }
   | { kind: 'op'; op: string }
-  | { kind: 'redirect'; op: string; fd?: number; target: ShellWord };
+  | { kind: 'redirect'; op: string; fd?: number; target: ShellWord; heredoc?: Redirection['heredoc'] };
 
 class ShellSyntaxError extends Error {}
 
@@ -69,7 +78,12 @@ export function parseShell(source: string): ParseResult {
 class Reader {
   private i = 0;
   private readonly substitutions: string[] = [];
-  private readonly pendingHeredocs: { delimiter: string; stripTabs: boolean; quoted: boolean }[] = [];
+  private readonly pendingHeredocs: {
+    delimiter: string;
+    stripTabs: boolean;
+    quoted: boolean;
+    token: Extract<Token, { kind: 'redirect' }>;
+  }[] = [];
 
   constructor(private readonly s: string) {}
 
@@ -89,6 +103,9 @@ class Reader {
         continue;
       }
       const op = CONTROL_OPERATORS.find((candidate) => this.s.startsWith(candidate, this.i));
+      // bash's `(( expr ))` evaluates variables as arithmetic, which can run commands.
+      if (op === '(' && this.s[this.i + 1] === '(')
+        throw new ShellSyntaxError('(( arithmetic commands are not supported');
       if (op) {
         this.i += op.length;
         tokens.push({ kind: 'op', op });
@@ -128,10 +145,21 @@ class Reader {
     }
     const quotedDelimiter = /['"\\]/.test(this.s.slice(this.i, this.i + 64).split(/[\s;&|<>()]/)[0] ?? '');
     const target = this.readWord();
+    const token: Extract<Token, { kind: 'redirect' }> = {
+      kind: 'redirect',
+      op,
+      ...(fd !== undefined ? { fd } : {}),
+      target,
+    };
     if (op === '<<' || op === '<<-') {
-      this.pendingHeredocs.push({ delimiter: target.text, stripTabs: op === '<<-', quoted: quotedDelimiter });
+      this.pendingHeredocs.push({
+        delimiter: target.text,
+        stripTabs: op === '<<-',
+        quoted: quotedDelimiter,
+        token,
+      });
     }
-    return { kind: 'redirect', op, ...(fd !== undefined ? { fd } : {}), target };
+    return token;
   }
 
   private readHeredocBodies(): void {
@@ -147,9 +175,10 @@ class Reader {
         this.i = end === -1 ? this.s.length : end + 1;
         const compared = heredoc.stripTabs ? line.replace(/^\t+/, '') : line;
         if (compared === heredoc.delimiter) break;
-        bodyLines.push(line);
+        bodyLines.push(heredoc.stripTabs ? compared : line);
       }
       const body = bodyLines.join('\n');
+      heredoc.token.heredoc = { body, quoted: heredoc.quoted };
       if (!heredoc.quoted && /\$\(|`/.test(body)) {
         throw new ShellSyntaxError('command substitution inside an unquoted here-document');
       }
@@ -159,6 +188,9 @@ class Reader {
   private readWord(): ShellWord {
     let text = '';
     let dynamic = false;
+    // The word with every quoted or expanded character replaced by `q`: what the shell still
+    // interprets (patterns, braces) is what is left.
+    let shape = '';
     const start = this.i;
     while (this.i < this.s.length) {
       const c = this.s[this.i] as string;
@@ -169,6 +201,7 @@ class Reader {
           continue;
         }
         text += this.s[this.i + 1] ?? '';
+        shape += 'q';
         this.i += 2;
         continue;
       }
@@ -176,11 +209,13 @@ class Reader {
         const end = this.s.indexOf("'", this.i + 1);
         if (end === -1) throw new ShellSyntaxError('unterminated single quote');
         text += this.s.slice(this.i + 1, end);
+        shape += 'q';
         this.i = end + 1;
         continue;
       }
       if (c === '"') {
         this.i++;
+        shape += 'q';
         for (;;) {
           if (this.i >= this.s.length) throw new ShellSyntaxError('unterminated double quote');
           const d = this.s[this.i] as string;
@@ -206,6 +241,7 @@ class Reader {
       }
       if (c === '$' || c === '`') {
         text += this.readExpansion();
+        shape += 'q';
         dynamic = true;
         continue;
       }
@@ -213,6 +249,7 @@ class Reader {
         const inner = this.readBalanced(this.i + 2, ')');
         this.substitutions.push(inner.body);
         text += this.s.slice(this.i, inner.end);
+        shape += 'q';
         this.i = inner.end;
         dynamic = true;
         continue;
@@ -221,11 +258,13 @@ class Reader {
       if (c === '<' || c === '>') break;
       if (c === '&' && this.s[this.i + 1] === '>') break;
       text += c;
+      shape += c;
       this.i++;
     }
     if (this.i === start)
       throw new ShellSyntaxError(`unexpected character ${JSON.stringify(this.s[this.i])}`);
-    return { text, dynamic };
+    if (/\{[^{}]*(,|\.\.)[^{}]*\}/.test(shape)) dynamic = true;
+    return { text, dynamic, glob: /[*?]|\[.*\]/.test(shape) };
   }
 
   /** At `$` or a backtick: consumes one expansion and returns its source text. */
@@ -315,17 +354,19 @@ class Reader {
 
 function splitCommands(tokens: Token[]): SimpleCommand[] {
   const commands: SimpleCommand[] = [];
-  let current: SimpleCommand = { assignments: [], words: [], redirections: [] };
-  const flush = () => {
+  const empty = (piped: boolean): SimpleCommand => ({ assignments: [], words: [], redirections: [], piped });
+  let current = empty(false);
+  const flush = (piped: boolean) => {
     if (current.words.length > 0 || current.assignments.length > 0 || current.redirections.length > 0) {
       commands.push(current);
     }
-    current = { assignments: [], words: [], redirections: [] };
+    // `a | { sh; }`, `a | (sh)`: the pipe feeds the commands inside the group.
+    current = empty(piped || (current.piped && current.words.length === 0));
   };
   for (const token of tokens) {
     if (token.kind === 'op') {
       if (token.op === ';;') throw new ShellSyntaxError('case statements are not supported');
-      flush();
+      flush(token.op === '|' || token.op === '|&' || (token.op === '(' && current.piped));
       continue;
     }
     if (token.kind === 'redirect') {
@@ -333,6 +374,7 @@ function splitCommands(tokens: Token[]): SimpleCommand[] {
         op: token.op,
         ...(token.fd !== undefined ? { fd: token.fd } : {}),
         target: token.target,
+        ...(token.heredoc ? { heredoc: token.heredoc } : {}),
       });
       continue;
     }
@@ -349,6 +391,6 @@ function splitCommands(tokens: Token[]): SimpleCommand[] {
     }
     current.words.push(word);
   }
-  flush();
+  flush(false);
   return commands;
 }

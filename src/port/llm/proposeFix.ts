@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { reviewPackageNames } from '../../debian/reviewPackageNames.ts';
 import {
-  guardUnifiedDiff,
+  guardDiffInTree,
   type LlmClient,
   type LlmMessage,
   type LlmResult,
@@ -31,8 +31,15 @@ const INSPECTION_OUTPUT_BYTES = 32 * 1024;
 export const MAX_FIX_PROPOSALS = 2;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Variables a fix may not set: they would change which programs run or where the build writes. */
-const PROTECTED_ENV = /^(PATH|LD_[A-Z_]+|HOME|SHELL|IFS|ENV|BASH_ENV|TMPDIR|DESTDIR|RVPORT_[A-Z_]*)$/;
+/**
+ * Variables a fix may not set: they would change which programs run or where the build writes.
+ * The plan's environment is also the inspection round's, so this includes the variables that make
+ * a read-only tool run a program: git's (GIT_PAGER, GIT_EXTERNAL_DIFF, GIT_CONFIG_*), tar's and
+ * ripgrep's default options, less's preprocessor, apt's configuration, gcc's program directories,
+ * interpreter start-up code.
+ */
+const PROTECTED_ENV =
+  /^(PATH|LD_[A-Z_]+|HOME|SHELL|IFS|ENV|BASH_ENV|TMPDIR|DESTDIR|RVPORT_[A-Z_]*|GIT_[A-Z_]*|TAR_OPTIONS|RIPGREP_CONFIG_PATH|LESS[A-Z_]*|PAGER|MANPAGER|APT_CONFIG|GCC_EXEC_PREFIX|COMPILER_PATH|PERL5OPT|PERL5DB|PYTHONSTARTUP|PYTHONINSPECT|NODE_OPTIONS|GCONV_PATH|PS4|PROMPT_COMMAND|GREP_OPTIONS)$/;
 
 /** A fix that passed every check, ready to be tried by the next build. */
 export interface AcceptedFix {
@@ -181,21 +188,31 @@ async function checkFix(
 
   let patch: AcceptedFix['patch'] = null;
   if (answer.patch.trim()) {
-    const verdict = guardUnifiedDiff(answer.patch);
-    if (!verdict.allowed) {
-      refuse('(patch)', verdict.reason);
-      problems.push(`the patch is refused: ${verdict.reason}`);
-    } else if (!state.source.dir) {
+    const refusePatch = (reason: string) => {
+      refuse('(patch)', reason);
+      problems.push(`the patch is refused: ${reason}`);
+    };
+    if (!state.source.dir) {
       problems.push('the source tree is not available to check the patch');
     } else {
-      const canonical = await canonicalPatch(
-        state.source.dir,
-        state.patches,
-        answer.patch,
-        deps.scratchDir ?? tmpdir(),
-      );
-      if ('error' in canonical) problems.push(canonical.error);
-      else patch = { name: '', diff: canonical.diff, files: canonical.files };
+      // Loose hunk counts are recounted as `git apply --recount` would; the diff tried is the one
+      // checked, with those counts, and git's own rewrite of it is checked again, exactly.
+      const verdict = await guardDiffInTree(answer.patch, state.source.dir, { recount: true });
+      if (!verdict.allowed) refusePatch(verdict.reason);
+      else {
+        const canonical = await canonicalPatch(
+          state.source.dir,
+          state.patches,
+          verdict.diff,
+          deps.scratchDir ?? tmpdir(),
+        );
+        if ('error' in canonical) problems.push(canonical.error);
+        else {
+          const again = await guardDiffInTree(canonical.diff, state.source.dir);
+          if (!again.allowed) refusePatch(again.reason);
+          else patch = { name: '', diff: again.diff, files: canonical.files };
+        }
+      }
     }
   }
   if (problems.length) return { refusal: problems.join('; ') };

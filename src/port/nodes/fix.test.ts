@@ -194,16 +194,28 @@ describe('fix node', () => {
     expect(update.plan?.packages).toEqual(['libbsd-dev']);
   });
 
-  it('refuses a variable that would change which programs run', async () => {
-    const llm = scriptedLlm((r) =>
-      by('inspection')(r)
-        ? { value: { reasoning: '', commands: [] } }
-        : { value: fix({ patch: '', env: [{ name: 'LD_PRELOAD', value: '/tmp/x.so' }] }) },
-    );
-    const update = await runPortNode(fixNode, failedState(), fakePortServices(new FakeSandbox(), { llm }));
-    expect(update.buildStatus).toBe('ESCALATED');
-    expect(update.escalationReason).toMatch(/LD_PRELOAD may not be set/);
-  });
+  it.each([
+    'LD_PRELOAD',
+    'GIT_EXTERNAL_DIFF',
+    'GIT_CONFIG_COUNT',
+    'TAR_OPTIONS',
+    'RIPGREP_CONFIG_PATH',
+    'LESSOPEN',
+    'GCC_EXEC_PREFIX',
+    'PERL5OPT',
+  ])(
+    'refuses %s, a variable that would change which programs run (also in the inspection round)',
+    async (name) => {
+      const llm = scriptedLlm((r) =>
+        by('inspection')(r)
+          ? { value: { reasoning: '', commands: [] } }
+          : { value: fix({ patch: '', env: [{ name, value: '/tmp/x' }] }) },
+      );
+      const update = await runPortNode(fixNode, failedState(), fakePortServices(new FakeSandbox(), { llm }));
+      expect(update.buildStatus).toBe('ESCALATED');
+      expect(update.escalationReason).toContain(`${name} may not be set`);
+    },
+  );
 
   it('stops at the cost cap with the cap as the reason', async () => {
     const llm = scriptedLlm(() => ({ outcome: 'cost_cap' }));

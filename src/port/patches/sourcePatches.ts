@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { guardDiffInTree } from '../../llm/index.ts';
 import { runProcess } from '../../process/runProcess.ts';
 
 export interface SourcePatch {
@@ -37,7 +38,10 @@ async function git(cwd: string, args: readonly string[], stdin?: string) {
  */
 export async function applyPatches(tree: string, patches: readonly SourcePatch[]): Promise<void> {
   for (const patch of patches) {
-    const applied = await git(tree, ['apply', '--whitespace=nowarn', '-'], patch.diff);
+    // Patches come back from the recipe cache, imported bundles and resumed state: checked again.
+    const verdict = await guardDiffInTree(patch.diff, tree);
+    if (!verdict.allowed) throw new PatchError(`patch ${patch.name} is refused: ${verdict.reason}`);
+    const applied = await git(tree, ['apply', '--whitespace=nowarn', '-'], verdict.diff);
     if (applied.exitCode !== 0)
       throw new PatchError(`patch ${patch.name} does not apply: ${applied.stderr.trim().split('\n')[0]}`);
   }
