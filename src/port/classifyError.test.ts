@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classifyError } from './classifyError.ts';
 
@@ -49,5 +50,18 @@ describe('classifyError', () => {
 
   it('reports a time-out as TIMEOUT whatever the output says', () => {
     expect(classifyError('foo.c: error: x', { timedOut: true }).category).toBe('TIMEOUT');
+  });
+});
+
+describe('classifyError on real build output', () => {
+  const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}.txt`, import.meta.url), 'utf8');
+
+  it('does not read the words of a warning or of the source line it quotes', () => {
+    // The warning quotes `"could not connect to %d"`, which is a network error's wording.
+    expect(classifyError(fixture('missing-header-then-warning-sodium-core'))).toEqual({
+      category: 'DEPENDENCY',
+      severity: 'medium',
+      evidence: 'a.c:1:10: fatal error: sodium/core.h: No such file or directory',
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { diagnosticLines } from './firstErrorLine.ts';
 import type { ErrorCategory, Severity } from './vocabulary.ts';
 
 interface CategoryRule {
@@ -85,7 +86,10 @@ export interface Classification {
   evidence: string;
 }
 
-/** Sorts a failed command's output into an error category, by rules only. */
+/**
+ * Sorts a failed command's output into an error category, by rules only. Warnings, notes and
+ * the source lines a compiler quotes are not read: their text is the program's own.
+ */
 export function classifyError(output: string, facts: { timedOut?: boolean } = {}): Classification {
   if (facts.timedOut)
     return {
@@ -93,7 +97,7 @@ export function classifyError(output: string, facts: { timedOut?: boolean } = {}
       severity: SEVERITY.TIMEOUT,
       evidence: 'the command ran past its time limit',
     };
-  const lines = output.split('\n');
+  const lines = diagnosticLines(output);
   for (const rule of RULES) {
     const line = lines.find((l) => rule.pattern.test(l));
     if (line !== undefined)

@@ -61,7 +61,7 @@ export function renderEscalation(state: PortState): string {
     out.push('');
     for (const e of errors)
       out.push(
-        `- ${e.at} ${e.node}${e.phase ? `/${e.phase}` : ''}: ${e.category}: ${e.message.split('\n').at(-1)}`,
+        `- ${e.at} ${e.node}${e.phase ? `/${e.phase}` : ''}: ${e.category}: ${e.errorLine ?? e.message.split('\n').at(-1)}`,
       );
   }
   return `${out.join('\n')}\n`;
