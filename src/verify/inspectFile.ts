@@ -1,6 +1,8 @@
 import { open, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { hasArMagic, readArArchive } from './readArArchive.ts';
 import { type ElfResult, hasElfMagic, type Linkage, type Machine, readElf } from './readElf.ts';
+import { readThinMembers, type ThinArchiveScope, type ThinMember } from './readThinMembers.ts';
 
 /** The ELF facts of one file or archive member, as `rvport verify --json` prints them. */
 export interface ElfFacts {
@@ -62,13 +64,32 @@ export function factsFromElf(path: string, result: ElfResult): ElfFacts {
   };
 }
 
-/** Inspects bytes already in memory: an ELF file, an `ar` archive, or something else. */
-export function inspectBytes(path: string, bytes: Uint8Array): ElfFacts {
+/**
+ * A member of a thin archive, from the file it names. One that could not be read is reported as
+ * unreadable: it is never evidence of another machine.
+ */
+function thinMemberFacts(path: string, member: ThinMember | undefined): ElfFacts {
+  if (!member)
+    return { ...emptyFacts(path, 'unreadable'), error: 'thin archive member (its file was not read)' };
+  if ('unreadable' in member) return { ...emptyFacts(path, 'unreadable'), error: member.unreadable };
+  if (!hasElfMagic(member.bytes)) return { ...emptyFacts(path, 'not_elf'), error: 'not an ELF file' };
+  return factsFromElf(path, readElf(member.bytes));
+}
+
+/**
+ * Inspects bytes already in memory: an ELF file, an `ar` archive, or something else. The members
+ * of a thin archive are taken from `thinMembers` (readThinMembers), by name.
+ */
+export function inspectBytes(
+  path: string,
+  bytes: Uint8Array,
+  thinMembers?: ReadonlyMap<string, ThinMember> | null,
+): ElfFacts {
   if (hasArMagic(bytes)) {
     const archive = readArArchive(bytes);
     const members = archive.members.map((m) =>
       archive.thin
-        ? { ...emptyFacts(`${path}(${m.name})`, 'not_elf'), error: 'thin archive member (not stored inline)' }
+        ? thinMemberFacts(`${path}(${m.name})`, thinMembers?.get(m.name))
         : factsFromElf(`${path}(${m.name})`, readElf(m.data)),
     );
     const machines = new Set(members.flatMap((m) => (m.machine ? [m.machine] : [])));
@@ -121,8 +142,12 @@ export async function looksBinaryObject(path: string): Promise<boolean> {
   }
 }
 
-/** Inspects a file on disk. Never throws: an unreadable file is reported as such. */
-export async function inspectFile(path: string): Promise<ElfFacts> {
+/**
+ * Inspects a file on disk. Never throws: an unreadable file is reported as such. The members of
+ * a thin archive are read from the files they name, inside `scope.root` (by default the
+ * archive's folder).
+ */
+export async function inspectFile(path: string, scope?: Partial<ThinArchiveScope>): Promise<ElfFacts> {
   try {
     const handle = await open(path, 'r');
     let size: number;
@@ -134,7 +159,9 @@ export async function inspectFile(path: string): Promise<ElfFacts> {
     if (size > MAX_INSPECT_BYTES) {
       return { ...emptyFacts(path, 'unreadable'), error: `file too large to inspect (${size} bytes)` };
     }
-    return inspectBytes(path, await readFile(path));
+    const bytes = await readFile(path);
+    const thin = await readThinMembers(path, bytes, { root: dirname(path), ...scope });
+    return inspectBytes(path, bytes, thin);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { ...emptyFacts(path, 'unreadable'), error: message };

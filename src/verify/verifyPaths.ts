@@ -1,5 +1,5 @@
 import { lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { decideVerdict, type Verdict } from './decideVerdict.ts';
 import { type ElfFacts, inspectFile, looksBinaryObject } from './inspectFile.ts';
 
@@ -21,7 +21,9 @@ export async function verifyPaths(paths: readonly string[]): Promise<VerifyRepor
   const explicit = new Set<string>();
   let skipped = 0;
 
-  const walk = async (dir: string): Promise<void> => {
+  // A thin archive's members are read from inside the folder that was asked for, or for a file
+  // named alone, from inside the current folder (or its own folder when it is elsewhere).
+  const walk = async (dir: string, root: string): Promise<void> => {
     let entries: import('node:fs').Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -33,7 +35,7 @@ export async function verifyPaths(paths: readonly string[]): Promise<VerifyRepor
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name)) await walk(path);
+        if (!SKIP_DIRS.has(entry.name)) await walk(path, root);
       } else if (entry.isFile()) {
         let candidate = false;
         try {
@@ -42,7 +44,7 @@ export async function verifyPaths(paths: readonly string[]): Promise<VerifyRepor
           files.push(unreadable(path, error));
           continue;
         }
-        if (candidate) files.push(await inspectFile(path));
+        if (candidate) files.push(await inspectFile(path, { root }));
         else skipped++;
       }
     }
@@ -57,10 +59,11 @@ export async function verifyPaths(paths: readonly string[]): Promise<VerifyRepor
       files.push(unreadable(path, error));
       continue;
     }
-    if (stat.isDirectory()) await walk(path);
+    if (stat.isDirectory()) await walk(path, path);
     else {
       explicit.add(path);
-      files.push(await inspectFile(path));
+      const underCwd = !relative(process.cwd(), resolve(path)).startsWith('..');
+      files.push(await inspectFile(path, { root: underCwd ? process.cwd() : dirname(path) }));
     }
   }
   return { ...decideVerdict(files, { explicit }), files, skipped };
