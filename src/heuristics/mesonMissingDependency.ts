@@ -1,0 +1,43 @@
+import { installNamedDependency, keyOf, type NamedDependency, parseKey } from './installNamedDependency.ts';
+import type { HeuristicContext, HeuristicMatch, RecoveryHeuristic } from './RecoveryHeuristic.ts';
+
+const NAME = '[A-Za-z0-9_][\\w+.-]*';
+
+/** What meson said it could not find: a dependency (pkg-config, then CMake) or a program. */
+export function mesonMissing(output: string): { what: string; wanted: NamedDependency[] } | null {
+  // meson.build:144:0: ERROR: Dependency "uuid" not found, tried pkgconfig and cmake
+  const dependency = new RegExp(`ERROR: Dependency "(${NAME})" not found`).exec(output);
+  if (dependency?.[1]) {
+    const name = dependency[1];
+    return {
+      what: `dependency ${name}`,
+      wanted: [
+        { kind: 'pkgconfig', name },
+        { kind: 'cmake-package', name },
+        { kind: 'library', name: name.replace(/^lib/, '') },
+      ],
+    };
+  }
+  // meson.build:695:0: ERROR: Program 'gperf' not found or not executable
+  // (older meson lists them: "Program(s) ['gperf'] not found or not executable")
+  const program = /ERROR: Program(?:\(s\))? \[?'([^']+)'(?:, '[^']+')*\]? not found/.exec(output);
+  if (program?.[1] && new RegExp(`^${NAME}$`).test(program[1]))
+    return { what: `program ${program[1]}`, wanted: [{ kind: 'command', name: program[1] }] };
+  return null;
+}
+
+/**
+ * meson stopped at a dependency or a program it could not find: the package is resolved through
+ * the analysis's dependency list or the Contents index, installed, and added to the plan.
+ */
+export const mesonMissingDependency: RecoveryHeuristic = {
+  name: 'meson-missing-dependency',
+  description: 'install the Debian package of a dependency or program meson could not find',
+  match(ctx: HeuristicContext): HeuristicMatch | null {
+    const missing = mesonMissing(ctx.failure.output);
+    return missing ? { key: keyOf(missing.wanted), reason: `meson: ${missing.what} not found` } : null;
+  },
+  apply(ctx, match) {
+    return installNamedDependency(ctx, parseKey(match.key), 'meson looked for');
+  },
+};
