@@ -76,6 +76,7 @@ const SEVERITY: Record<ErrorCategory, Severity> = {
   LICENSE_INCOMPATIBLE: 'critical',
   REQUIRES_HARDWARE: 'critical',
   ARCHITECTURE_IMPOSSIBLE: 'critical',
+  SOURCE_UNAVAILABLE: 'critical',
   UNKNOWN: 'medium',
 };
 
