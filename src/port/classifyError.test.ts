@@ -69,3 +69,10 @@ describe('classifyError on real build output', () => {
     });
   });
 });
+
+describe('classifyError on GCC in a UTF-8 locale', () => {
+  it('reads an x86 option quoted with ‘…’ as ARCHITECTURE', () => {
+    const fixture = readFileSync(new URL('../heuristics/fixtures/x86-flag.txt', import.meta.url), 'utf8');
+    expect(classifyError(fixture).category).toBe('ARCHITECTURE');
+  });
+});

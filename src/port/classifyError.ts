@@ -48,7 +48,7 @@ const RULES: readonly CategoryRule[] = [
   {
     category: 'ARCHITECTURE',
     pattern:
-      /unrecognized (command[- ]line )?option '-m(sse|avx|mmx|fpmath|arch=native|tune=native|64|32|no-)|-march=native|unknown (cpu|architecture)|unsupported instruction|unrecognized opcode|invalid operands|impossible constraint in 'asm'|(x86|imm|emm|xmm|pmm|smm|tmm|nmm|wmm)intrin\.h|cpuid\.h|asm operand|error: ['"]?__(x86_64|i386)__/i,
+      /unrecognized (command[- ]line )?option ['‘]-m(sse|avx|mmx|fpmath|arch=native|tune=native|64|32|no-)|-march=native|unknown (cpu|architecture)|unsupported instruction|unrecognized opcode|invalid operands|impossible constraint in 'asm'|(x86|imm|emm|xmm|pmm|smm|tmm|nmm|wmm)intrin\.h|cpuid\.h|asm operand|error: ['"]?__(x86_64|i386)__/i,
   },
   {
     category: 'CONFIGURATION',

@@ -28,7 +28,7 @@ export function diagnosticLines(output: string): string[] {
 
 /**
  * What a real error line looks like, per tool. The compiler (`file:line: error:`, `cc1: error:`,
- * `fatal error:`), the linker, make, configure, CMake, meson.
+ * `fatal error:`), the linker, make, configure, CMake, meson, pkg-config, the shell, Python.
  */
 const ERROR_LINE: readonly RegExp[] = [
   /:\d+(:\d+)?: (fatal )?error:/i,
@@ -42,6 +42,10 @@ const ERROR_LINE: readonly RegExp[] = [
   /^CMake Error\b/,
   /^(\S+:\d+:\d+: )?ERROR: /,
   /^error: /i,
+  // pkg-config, the shell, Python
+  /^Package '[^']+',? (required by '[^']*', )?not found|^No package '[^']+' found/,
+  /^\S+: (\d+: |line \d+: )?[\w+.-]+: (command )?not found$/,
+  /^[A-Z]\w*(Error|Exception): /,
 ];
 
 export interface ErrorLine {
