@@ -91,8 +91,42 @@ describe('cmake-missing-package', () => {
     });
   });
 
-  it('leaves other failures alone', () => {
-    expect(cmakeMissingPackage.match(heuristicContext(fixture('cmake-fetchcontent')).ctx)).toBeNull();
-    expect(cmakeMissingPackage.match(heuristicContext(fixture('missing-header')).ctx)).toBeNull();
+  it("reads the project's own Find module named in the call stack for the names it looks for", async () => {
+    const t = heuristicContext(fixture('cmake-project-find-module'), {
+      plan: cmakePlan,
+      providers: { 'library:mp3lame': 'libmp3lame-dev' },
+    });
+    // the module of the captured run (fixtures/capture-host.sh)
+    t.src(
+      'cmake/FindLame.cmake',
+      'find_path(LAME_INCLUDE_DIR lame/lame.h)\nfind_library(LAME_LIBRARY NAMES mp3lame mp3lame-static)\ninclude(FindPackageHandleStandardArgs)\nfind_package_handle_standard_args(Lame REQUIRED_VARS LAME_LIBRARY LAME_INCLUDE_DIR)\n',
+    );
+    const match = await cmakeMissingPackage.match(t.ctx);
+    expect(match?.key.split(',')).toEqual([
+      'cmake-package:Lame',
+      'pkgconfig:lame',
+      'library:lame',
+      'header:lame/lame.h',
+      'library:mp3lame',
+      'library:mp3lame-static',
+    ]);
+    const outcome = await cmakeMissingPackage.apply(t.ctx, match as HeuristicMatch);
+    expect(outcome).toMatchObject({ applied: true, plan: { packages: ['libmp3lame-dev'] } });
+  });
+
+  it('does not read a Find module outside the tree', async () => {
+    const output = fixture('cmake-project-find-module').replace(
+      'cmake/FindLame.cmake',
+      '../../FindLame.cmake',
+    );
+    const t = heuristicContext(output, { plan: cmakePlan });
+    expect((await cmakeMissingPackage.match(t.ctx))?.key).toBe(
+      'cmake-package:Lame,pkgconfig:lame,library:lame',
+    );
+  });
+
+  it('leaves other failures alone', async () => {
+    expect(await cmakeMissingPackage.match(heuristicContext(fixture('cmake-fetchcontent')).ctx)).toBeNull();
+    expect(await cmakeMissingPackage.match(heuristicContext(fixture('missing-header')).ctx)).toBeNull();
   });
 });
