@@ -23,7 +23,10 @@ function fromMessage(message: string): { named: NamedDependency[]; words: NamedD
   const words: NamedDependency[] = [];
   for (const m of message.matchAll(new RegExp(`(?:^|[\\s'"\`(])(lib${NAME})`, 'g')))
     words.push({ kind: 'word', name: (m[1] as string).replace(/[.,;:]+$/, '') });
-  const notFound = new RegExp(`(?:^|\\s)['"\`‘]?(${NAME})['"’]? (?:was |is )?not found`, 'i').exec(message);
+  const notFound = new RegExp(
+    `(?:^|\\s)['"\`‘]?(${NAME})['"’]? (?:was |is )?(?:not found|(?:required|needed)\\b)`,
+    'i',
+  ).exec(message);
   if (notFound?.[1]) words.push({ kind: 'word', name: notFound[1].replace(/[.,;:]+$/, '') });
   return { named, words };
 }

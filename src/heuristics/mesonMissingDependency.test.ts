@@ -61,6 +61,27 @@ describe('meson-missing-dependency', () => {
     expect(outcome).toMatchObject({ applied: true, plan: { packages: ['gperf'] } });
   });
 
+  it('installs pkg-config first when meson did not find it', async () => {
+    const t = heuristicContext(fixture('meson-no-pkg-config'), {
+      providers: { 'command:pkg-config': 'pkgconf', 'pkgconfig:glib-2.0': 'libglib2.0-dev' },
+    });
+    const match = mesonMissingDependency.match(t.ctx) as HeuristicMatch;
+    expect(match.key).toBe('command:pkg-config,pkgconfig:glib-2.0,cmake-package:glib-2.0,library:glib-2.0');
+    const first = await mesonMissingDependency.apply(t.ctx, match);
+    expect(first.plan?.packages).toEqual(['pkgconf']);
+    // the next run of meson (pkg-config there) names the dependency alone: another key, the module's package
+    const again = heuristicContext(fixture('meson-no-pkg-config').split('\n').slice(2).join('\n'), {
+      providers: { 'pkgconfig:glib-2.0': 'libglib2.0-dev' },
+      plan: { ...t.ctx.plan, packages: ['pkgconf'] },
+    });
+    const next = mesonMissingDependency.match(again.ctx) as HeuristicMatch;
+    expect(next.key).not.toBe(match.key);
+    expect((await mesonMissingDependency.apply(again.ctx, next)).plan?.packages).toEqual([
+      'libglib2.0-dev',
+      'pkgconf',
+    ]);
+  });
+
   it('leaves other failures alone', () => {
     expect(mesonMissingDependency.match(heuristicContext(fixture('cmake-could-not-find')).ctx)).toBeNull();
   });

@@ -6,12 +6,21 @@ const NAME = '[A-Za-z0-9_][\\w+.-]*';
 /** What meson said it could not find: a dependency (pkg-config, then CMake) or a program. */
 export function mesonMissing(output: string): { what: string; wanted: NamedDependency[] } | null {
   // meson.build:144:0: ERROR: Dependency "uuid" not found, tried pkgconfig and cmake
-  const dependency = new RegExp(`ERROR: Dependency "(${NAME})" not found`).exec(output);
+  // (or only "Run-time dependency glib-2.0 found: NO" when the log is cut short)
+  const dependency =
+    new RegExp(`ERROR: Dependency "(${NAME})" not found`).exec(output) ??
+    new RegExp(`^Run-time dependency (${NAME}) found: NO`, 'm').exec(output);
   if (dependency?.[1]) {
     const name = dependency[1];
+    // without pkg-config itself meson finds no module at all: that comes first
+    const noPkgConfig =
+      /^Found pkg-config: NO|Did not find pkg-config by name|Pkg-config for machine host machine not found/m.test(
+        output,
+      );
     return {
-      what: `dependency ${name}`,
+      what: `dependency ${name}${noPkgConfig ? ' (and pkg-config itself)' : ''}`,
       wanted: [
+        ...(noPkgConfig ? [{ kind: 'command' as const, name: 'pkg-config' }] : []),
         { kind: 'pkgconfig', name },
         { kind: 'cmake-package', name },
         { kind: 'library', name: name.replace(/^lib/, '') },
