@@ -22,7 +22,8 @@ export async function verifyPaths(paths: readonly string[]): Promise<VerifyRepor
   let skipped = 0;
 
   // A thin archive's members are read from inside the folder that was asked for, or for a file
-  // named alone, from inside the current folder (or its own folder when it is elsewhere).
+  // named alone, from inside the current folder (or its own folder when it is elsewhere, or the
+  // current folder is the file system's root).
   const walk = async (dir: string, root: string): Promise<void> => {
     let entries: import('node:fs').Dirent[];
     try {
@@ -62,8 +63,9 @@ export async function verifyPaths(paths: readonly string[]): Promise<VerifyRepor
     if (stat.isDirectory()) await walk(path, path);
     else {
       explicit.add(path);
-      const underCwd = !relative(process.cwd(), resolve(path)).startsWith('..');
-      files.push(await inspectFile(path, { root: underCwd ? process.cwd() : dirname(path) }));
+      const cwd = process.cwd();
+      const underCwd = cwd !== '/' && !relative(cwd, resolve(path)).startsWith('..');
+      files.push(await inspectFile(path, { root: underCwd ? cwd : dirname(path) }));
     }
   }
   return { ...decideVerdict(files, { explicit }), files, skipped };
