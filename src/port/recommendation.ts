@@ -79,8 +79,12 @@ function recommendDependency(state: PortState, error: ErrorRecord): string {
   }
   if (known)
     return `The build needs ${missing.what}: install \`${known}\` (the analysis found it as a dependency) by adding it to the plan's packages, then run the port again.`;
-  const none = tried.some((f) => /^no Debian package provides/.test(f.description));
-  if (none || tried.length > 0)
+  const none = tried.some(
+    (f) =>
+      /^no Debian package provides/.test(f.description) &&
+      missing.names.some((n) => f.description.includes(n)),
+  );
+  if (none)
     return `The build needs ${missing.what}, and no riscv64 Debian package provides it. Build it for riscv64 first and point the build at it, or turn off the part that needs it (a configure --without-/--disable- switch, a CMake -D…=OFF option, a meson -D…=disabled option).`;
   return `The build needs ${missing.what}. Find the Debian package that provides it and add it to the plan's packages, or turn off the part that needs it (a configure --without-/--disable- switch, a CMake -D…=OFF option).`;
 }
