@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { isErrorLoop } from '../escalation.ts';
+import { portState } from '../testing/portStateFixture.ts';
 import { makeError } from './recordError.ts';
 
 /** Real outputs of failing builds on the host (fixtures/capture.sh): stdout, then stderr. */
@@ -19,6 +21,15 @@ describe('makeError', () => {
     );
     expect(new Set(signatures).size).toBe(3);
     expect(signatures[2]).toContain('sodium/core.h');
+    // three builds, each one header further: not an error loop
+    const errors = ['zstd', 'lz4', 'sodium-core'].map((h) =>
+      makeError({ node: 'build', output: fixture(`missing-header-then-warning-${h}`) }),
+    );
+    expect(isErrorLoop(portState({ attemptCount: 3, errors }))).toBe(false);
+    const same = [1, 2, 3].map(() =>
+      makeError({ node: 'build', output: fixture('missing-header-then-warning-lz4') }),
+    );
+    expect(isErrorLoop(portState({ attemptCount: 3, errors: same }))).toBe(true);
   });
 
   it('takes the linker error, not the line that names the object file', () => {
