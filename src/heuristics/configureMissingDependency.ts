@@ -1,4 +1,5 @@
 import { installNamedDependency, keyOf, type NamedDependency, parseKey } from './installNamedDependency.ts';
+import { namedInMessage } from './namedInMessage.ts';
 import type { HeuristicContext, HeuristicMatch, RecoveryHeuristic } from './RecoveryHeuristic.ts';
 import { readTreeFile } from './readTreeFile.ts';
 
@@ -6,30 +7,6 @@ const CONFIGURE_ERROR = /^configure: error: (.*)$/m;
 /** Where configure may have written config.log, relative to the build's folder. */
 const CONFIG_LOGS = ['config.log', 'build/config.log', '_build/config.log'];
 const NAME = '[A-Za-z0-9_][\\w+.-]*';
-
-/** What the error message itself names: headers, `-lfoo`, a program, `libfoo`. */
-function fromMessage(message: string): { named: NamedDependency[]; words: NamedDependency[] } {
-  const named: NamedDependency[] = [];
-  for (const m of message.matchAll(/([\w+./-]+\.(?:h|hh|hpp|hxx))\b/g))
-    named.push({ kind: 'header', name: m[1] as string });
-  for (const m of message.matchAll(new RegExp(`(?:^|\\s)-l(${NAME})`, 'g')))
-    named.push({ kind: 'library', name: m[1] as string });
-  const program = new RegExp(
-    `(?:cannot|can't|could not|couldn't|unable to) find (?:the )?(?:program |tool )?['"\`‘]?(${NAME})['"’]?(?: (?:program|in (?:the |your )?\\$?PATH))?\\.?\\s*$|['"\`‘]?(${NAME})['"’]? (?:must|needs to) be (?:installed|in (?:the |your )?\\$?PATH)`,
-    'i',
-  ).exec(message);
-  const tool = program?.[1] ?? program?.[2];
-  if (tool && !tool.startsWith('-')) named.push({ kind: 'command', name: tool });
-  const words: NamedDependency[] = [];
-  for (const m of message.matchAll(new RegExp(`(?:^|[\\s'"\`(])(lib${NAME})`, 'g')))
-    words.push({ kind: 'word', name: (m[1] as string).replace(/[.,;:]+$/, '') });
-  const notFound = new RegExp(
-    `(?:^|\\s)['"\`‘]?(${NAME})['"’]? (?:was |is )?(?:not found|(?:required|needed)\\b)`,
-    'i',
-  ).exec(message);
-  if (notFound?.[1]) words.push({ kind: 'word', name: notFound[1].replace(/[.,;:]+$/, '') });
-  return { named, words };
-}
 
 /**
  * The checks that answered `no` right before the error, latest first (a check that answered
@@ -101,7 +78,7 @@ export const configureMissingDependency: RecoveryHeuristic = {
     const error = CONFIGURE_ERROR.exec(out);
     if (!error) return null;
     const message = error[1] as string;
-    const { named, words } = fromMessage(message);
+    const { named, words } = namedInMessage(message);
     let log: string | null = null;
     for (const rel of CONFIG_LOGS) {
       log = await readTreeFile(ctx, rel);

@@ -3,6 +3,7 @@ import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
 import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
 import { cmakeMissingPackage } from './cmakeMissingPackage.ts';
+import { cmakeProjectMessage } from './cmakeProjectMessage.ts';
 import { configureMissingDependency } from './configureMissingDependency.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
@@ -35,6 +36,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   installMissingPackage,
   // The build systems' own words for a missing dependency, after the compiler's and pkg-config's.
   cmakeMissingPackage,
+  cmakeProjectMessage,
   mesonMissingDependency,
   configureMissingDependency,
   missingBuildTool,
