@@ -13,7 +13,7 @@ afterEach(removeWorkspaces);
 describe('meson-missing-dependency', () => {
   it("reads meson's missing dependency and missing program", () => {
     expect(mesonMissing(fixture('meson-dependency-not-found'))).toEqual({
-      what: 'dependency uuid',
+      what: 'dependency uuid not found',
       wanted: [
         { kind: 'pkgconfig', name: 'uuid' },
         { kind: 'cmake-package', name: 'uuid' },
@@ -21,7 +21,7 @@ describe('meson-missing-dependency', () => {
       ],
     });
     expect(mesonMissing(fixture('meson-program-not-found'))).toEqual({
-      what: 'program gperf',
+      what: 'program gperf not found',
       wanted: [{ kind: 'command', name: 'gperf' }],
     });
   });
@@ -80,6 +80,19 @@ describe('meson-missing-dependency', () => {
       'libglib2.0-dev',
       'pkgconf',
     ]);
+  });
+
+  it("reads the project's own error() for the dependency it names", async () => {
+    const t = heuristicContext(fixture('meson-problem-encountered'), {
+      providers: { 'library:iniparser': 'libiniparser-dev' },
+    });
+    const match = mesonMissingDependency.match(t.ctx) as HeuristicMatch;
+    expect(match).toEqual({
+      key: 'word:iniparser',
+      reason: 'meson: iniparser library is required',
+    });
+    const outcome = await mesonMissingDependency.apply(t.ctx, match);
+    expect(outcome).toMatchObject({ applied: true, plan: { packages: ['libiniparser-dev'] } });
   });
 
   it('leaves other failures alone', () => {

@@ -1,4 +1,5 @@
 import { installNamedDependency, keyOf, type NamedDependency, parseKey } from './installNamedDependency.ts';
+import { namedInMessage } from './namedInMessage.ts';
 import type { HeuristicContext, HeuristicMatch, RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 const NAME = '[A-Za-z0-9_][\\w+.-]*';
@@ -18,7 +19,7 @@ export function mesonMissing(output: string): { what: string; wanted: NamedDepen
         output,
       );
     return {
-      what: `dependency ${name}${noPkgConfig ? ' (and pkg-config itself)' : ''}`,
+      what: `dependency ${name} not found${noPkgConfig ? ' (nor pkg-config itself)' : ''}`,
       wanted: [
         ...(noPkgConfig ? [{ kind: 'command' as const, name: 'pkg-config' }] : []),
         { kind: 'pkgconfig', name },
@@ -31,7 +32,20 @@ export function mesonMissing(output: string): { what: string; wanted: NamedDepen
   // (older meson lists them: "Program(s) ['gperf'] not found or not executable")
   const program = /ERROR: Program(?:\(s\))? \[?'([^']+)'(?:, '[^']+')*\]? not found/.exec(output);
   if (program?.[1] && new RegExp(`^${NAME}$`).test(program[1]))
-    return { what: `program ${program[1]}`, wanted: [{ kind: 'command', name: program[1] }] };
+    return { what: `program ${program[1]} not found`, wanted: [{ kind: 'command', name: program[1] }] };
+  // the project's own error(): "meson.build:78:3: ERROR: Problem encountered: iniparser library
+  // is required", after meson's checks (`Has header "x.h" : NO`, `Library x found: NO`)
+  const problem = /ERROR: Problem encountered: ([^\n]+)/.exec(output);
+  if (problem?.[1]) {
+    const { named, words } = namedInMessage(problem[1]);
+    const checks: NamedDependency[] = [];
+    for (const m of output
+      .slice(0, problem.index)
+      .matchAll(/^Has header "([^"]+)" ?: NO|^Library ([\w+.-]+) found: NO/gm))
+      checks.push(m[1] ? { kind: 'header', name: m[1] } : { kind: 'library', name: m[2] as string });
+    const wanted = [...named, ...checks.reverse().slice(0, 3), ...words];
+    if (wanted.length > 0) return { what: problem[1].trim(), wanted };
+  }
   return null;
 }
 
@@ -44,7 +58,7 @@ export const mesonMissingDependency: RecoveryHeuristic = {
   description: 'install the Debian package of a dependency or program meson could not find',
   match(ctx: HeuristicContext): HeuristicMatch | null {
     const missing = mesonMissing(ctx.failure.output);
-    return missing ? { key: keyOf(missing.wanted), reason: `meson: ${missing.what} not found` } : null;
+    return missing ? { key: keyOf(missing.wanted.slice(0, 8)), reason: `meson: ${missing.what}` } : null;
   },
   apply(ctx, match) {
     return installNamedDependency(ctx, parseKey(match.key), 'meson looked for');

@@ -19,10 +19,10 @@ export function namedInMessage(message: string): { named: NamedDependency[]; wor
   const tool = program?.[1] ?? program?.[2];
   if (tool && !tool.startsWith('-')) named.push({ kind: 'command', name: tool });
   const words: NamedDependency[] = [];
-  for (const m of message.matchAll(new RegExp(`(?:^|[\\s'"\`(])(lib${NAME})`, 'g')))
+  for (const m of message.matchAll(new RegExp(`(?:^|[\\s'"\`(])(lib(?!rar(?:y|ies)\\b)${NAME})`, 'g')))
     words.push({ kind: 'word', name: (m[1] as string).replace(/[.,;:]+$/, '') });
   const notFound = new RegExp(
-    `(?:^|\\s)['"\`‘]?(${NAME})['"’]? (?:was |is )?(?:not found|(?:required|needed)\\b)`,
+    `(?:^|\\s)['"\`‘]?(${NAME})['"’]?(?: (?:library|libraries|headers?|package|development files))? (?:was |is |are |could )?(?:not (?:be )?found|(?:required|needed)\\b)`,
     'i',
   ).exec(message);
   if (notFound?.[1]) words.push({ kind: 'word', name: notFound[1].replace(/[.,;:]+$/, '') });
