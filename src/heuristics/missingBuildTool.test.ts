@@ -28,5 +28,6 @@ describe('missing-build-tool', () => {
     for (const name of ['missing-header', 'missing-library', 'cmake-could-not-find', 'no-makefile'])
       expect(missingTool(fixture(name)), name).toBeNull();
     expect(missingTool('error: cannot find the file')).toBeNull();
+    expect(missingTool('/usr/bin/ld: cannot find crt1.o: No such file or directory')).toBeNull();
   });
 });

@@ -34,7 +34,12 @@ const NOT_A_PROGRAM = new Set([
 export function missingTool(output: string): string | null {
   for (const pattern of TOOL_MESSAGES) {
     const name = pattern.exec(output)?.[1];
-    if (name && !NOT_A_PROGRAM.has(name.toLowerCase()) && !/\.(h|hpp|c|cc|so|a|pc)$/.test(name)) return name;
+    if (
+      name &&
+      !NOT_A_PROGRAM.has(name.toLowerCase()) &&
+      !/\.(h|hh|hpp|c|cc|cpp|o|lo|la|so|a|pc|cmake|txt|m4|in|am|ac)$/.test(name)
+    )
+      return name;
   }
   return null;
 }
