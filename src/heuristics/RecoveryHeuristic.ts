@@ -11,6 +11,9 @@ export interface FailedStep {
   timedOut: boolean;
 }
 
+/** What a missing thing is, for the Contents index. */
+export type PackageKind = 'header' | 'pkgconfig' | 'library' | 'command' | 'cmake-package';
+
 /** What a heuristic may look at and use. */
 export interface HeuristicContext {
   failure: FailedStep;
@@ -19,8 +22,11 @@ export interface HeuristicContext {
   sandbox: Sandbox;
   /** The source root inside the sandbox. */
   srcDir: string;
-  /** The Debian package that provides a header, pkg-config module, library or command; null if none. */
-  findPackage(kind: 'header' | 'pkgconfig' | 'library' | 'command', name: string): Promise<string | null>;
+  /**
+   * The Debian package that provides a header, pkg-config module, library, command or CMake
+   * package (its config file); null if none.
+   */
+  findPackage(kind: PackageKind, name: string): Promise<string | null>;
   signal?: AbortSignal;
   log(line: string): void;
 }

@@ -523,6 +523,12 @@ describe('the registry', () => {
       ['doc-target-missing', 'disable-documentation'],
       ['gcc14-implicit-declaration', 'permissive-old-c'],
       ['relocation-truncated', 'mcmodel-medany'],
+      ['cmake-could-not-find', 'cmake-missing-package'],
+      ['cmake-program-not-found', 'cmake-missing-package'],
+      ['meson-dependency-not-found', 'meson-missing-dependency'],
+      ['meson-program-not-found', 'meson-missing-dependency'],
+      ['configure-library-not-found', 'configure-missing-dependency'],
+      ['tool-must-be-in-path', 'missing-build-tool'],
     ];
     for (const [name, heuristic] of cases) {
       src('build-aux/config.guess');

@@ -2,6 +2,9 @@ import { addLibatomic } from './addLibatomic.ts';
 import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
 import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
+import { cmakeMissingPackage } from './cmakeMissingPackage.ts';
+import { cmakeProjectMessage } from './cmakeProjectMessage.ts';
+import { configureMissingDependency } from './configureMissingDependency.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
 import { disableDownloadingOption } from './disableDownloadingOption.ts';
@@ -11,6 +14,8 @@ import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts'
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
 import { mcmodelMedany } from './mcmodelMedany.ts';
+import { mesonMissingDependency } from './mesonMissingDependency.ts';
+import { missingBuildTool } from './missingBuildTool.ts';
 import { permissiveOldC } from './permissiveOldC.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
@@ -29,6 +34,12 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   autoconfMacroPackage,
   autoconfWithoutAutoheader,
   installMissingPackage,
+  // The build systems' own words for a missing dependency, after the compiler's and pkg-config's.
+  cmakeMissingPackage,
+  cmakeProjectMessage,
+  mesonMissingDependency,
+  configureMissingDependency,
+  missingBuildTool,
   pythonImpShim,
   disableDownloadingOption,
   disableX86Options,

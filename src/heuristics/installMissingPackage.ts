@@ -23,7 +23,8 @@ const PATTERNS: ReadonlyArray<{ kind: Kind; pattern: RegExp }> = [
   { kind: 'command', pattern: /Can't exec "([\w+.-]+)": No such file or directory/ },
 ];
 
-function parse(output: string): { kind: Kind; name: string } | null {
+/** The header, library, pkg-config module or program the compiler, linker or shell says is missing. */
+export function parseMissingPackage(output: string): { kind: Kind; name: string } | null {
   for (const { kind, pattern } of PATTERNS) {
     const m = pattern.exec(output);
     const name = m?.slice(1).find(Boolean);
@@ -41,7 +42,7 @@ export const installMissingPackage: RecoveryHeuristic = {
   description:
     'install the Debian package that provides a missing header, library, pkg-config module or tool',
   match(ctx: HeuristicContext): HeuristicMatch | null {
-    const wanted = parse(ctx.failure.output);
+    const wanted = parseMissingPackage(ctx.failure.output);
     return wanted
       ? { key: `${wanted.kind}:${wanted.name}`, reason: `missing ${wanted.kind} ${wanted.name}` }
       : null;

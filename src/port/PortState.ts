@@ -40,6 +40,8 @@ export interface ErrorRecord {
   message: string;
   /** The line that decided the category, when a rule matched one. */
   evidence?: string;
+  /** The first real error line of the failed command (compiler, linker, make, configure, …). */
+  errorLine?: string;
   /** The message with volatile parts removed; equal signatures mean the same error. */
   signature: string;
   /**

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classifyError } from './classifyError.ts';
 
@@ -17,6 +18,10 @@ describe('classifyError', () => {
     ['Run-time dependency glib-2.0 found: NO (tried pkgconfig)', 'DEPENDENCY'],
     ['sh: 1: autoreconf: not found', 'MISSING_TOOLS'],
     ['/bin/bash: line 1: cmake: command not found', 'MISSING_TOOLS'],
+    ['gperf must be in the path', 'MISSING_TOOLS'],
+    ['cannot find protoc', 'MISSING_TOOLS'],
+    ["meson.build:695:0: ERROR: Program 'gperf' not found or not executable", 'MISSING_TOOLS'],
+    ['CMake Error at CMakeLists.txt:3 (find_program):', 'MISSING_TOOLS'],
     ['mkdir: cannot create directory /usr/share/x: Permission denied', 'PERMISSION'],
     ["foo.c:(.text+0x1c): undefined reference to `__atomic_compare_exchange_1'", 'LINKING'],
     ['foo.o: relocation truncated to fit: R_RISCV_JAL against symbol', 'LINKING'],
@@ -49,5 +54,25 @@ describe('classifyError', () => {
 
   it('reports a time-out as TIMEOUT whatever the output says', () => {
     expect(classifyError('foo.c: error: x', { timedOut: true }).category).toBe('TIMEOUT');
+  });
+});
+
+describe('classifyError on real build output', () => {
+  const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}.txt`, import.meta.url), 'utf8');
+
+  it('does not read the words of a warning or of the source line it quotes', () => {
+    // The warning quotes `"could not connect to %d"`, which is a network error's wording.
+    expect(classifyError(fixture('missing-header-then-warning-sodium-core'))).toEqual({
+      category: 'DEPENDENCY',
+      severity: 'medium',
+      evidence: 'a.c:1:10: fatal error: sodium/core.h: No such file or directory',
+    });
+  });
+});
+
+describe('classifyError on GCC in a UTF-8 locale', () => {
+  it('reads an x86 option quoted with ‘…’ as ARCHITECTURE', () => {
+    const fixture = readFileSync(new URL('../heuristics/fixtures/x86-flag.txt', import.meta.url), 'utf8');
+    expect(classifyError(fixture).category).toBe('ARCHITECTURE');
   });
 });

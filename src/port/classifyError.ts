@@ -1,3 +1,4 @@
+import { diagnosticLines } from './firstErrorLine.ts';
 import type { ErrorCategory, Severity } from './vocabulary.ts';
 
 interface CategoryRule {
@@ -31,7 +32,7 @@ const RULES: readonly CategoryRule[] = [
   {
     category: 'MISSING_TOOLS',
     pattern:
-      /: (command )?not found\s*$|can't exec "[^"]+"|command '[^']+' not found|program '[^']+' not found|no cmake_(c|cxx)_compiler could be found|(autoreconf|aclocal|automake|libtoolize|pkg-config|ninja|meson|cmake|scons|help2man|makeinfo|bison|flex|yacc): not found/im,
+      /: (command )?not found\s*$|can't exec "[^"]+"|command '[^']+' not found|program '[^']+' not found|no cmake_(c|cxx)_compiler could be found|(autoreconf|aclocal|automake|libtoolize|pkg-config|ninja|meson|cmake|scons|help2man|makeinfo|bison|flex|yacc): not found|^[\w+.-]+ must be (installed and )?in (the |your )?\$?path\b|^(\S+: )?(error: )?cannot find [a-z][\w+.-]*\s*$|\(find_program\):$/im,
   },
   {
     category: 'PERMISSION',
@@ -47,7 +48,7 @@ const RULES: readonly CategoryRule[] = [
   {
     category: 'ARCHITECTURE',
     pattern:
-      /unrecognized (command[- ]line )?option '-m(sse|avx|mmx|fpmath|arch=native|tune=native|64|32|no-)|-march=native|unknown (cpu|architecture)|unsupported instruction|unrecognized opcode|invalid operands|impossible constraint in 'asm'|(x86|imm|emm|xmm|pmm|smm|tmm|nmm|wmm)intrin\.h|cpuid\.h|asm operand|error: ['"]?__(x86_64|i386)__/i,
+      /unrecognized (command[- ]line )?option ['‘]-m(sse|avx|mmx|fpmath|arch=native|tune=native|64|32|no-)|-march=native|unknown (cpu|architecture)|unsupported instruction|unrecognized opcode|invalid operands|impossible constraint in 'asm'|(x86|imm|emm|xmm|pmm|smm|tmm|nmm|wmm)intrin\.h|cpuid\.h|asm operand|error: ['"]?__(x86_64|i386)__/i,
   },
   {
     category: 'CONFIGURATION',
@@ -78,6 +79,7 @@ const SEVERITY: Record<ErrorCategory, Severity> = {
   LICENSE_INCOMPATIBLE: 'critical',
   REQUIRES_HARDWARE: 'critical',
   ARCHITECTURE_IMPOSSIBLE: 'critical',
+  SOURCE_UNAVAILABLE: 'critical',
   UNKNOWN: 'medium',
 };
 
@@ -88,7 +90,10 @@ export interface Classification {
   evidence: string;
 }
 
-/** Sorts a failed command's output into an error category, by rules only. */
+/**
+ * Sorts a failed command's output into an error category, by rules only. Warnings, notes and
+ * the source lines a compiler quotes are not read: their text is the program's own.
+ */
 export function classifyError(output: string, facts: { timedOut?: boolean } = {}): Classification {
   if (facts.timedOut)
     return {
@@ -96,7 +101,7 @@ export function classifyError(output: string, facts: { timedOut?: boolean } = {}
       severity: SEVERITY.TIMEOUT,
       evidence: 'the command ran past its time limit',
     };
-  const lines = output.split('\n');
+  const lines = diagnosticLines(output);
   for (const rule of RULES) {
     const line = lines.find((l) => rule.pattern.test(l));
     if (line !== undefined)

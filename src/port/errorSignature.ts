@@ -1,3 +1,5 @@
+import { isContextLine } from './firstErrorLine.ts';
+
 /** Lines that say what went wrong, in the order a reader would look for them. */
 const ERROR_LINE =
   /\b(error|fatal|undefined reference|not found|no such file|cannot|could not|failed|unable to)\b/i;
@@ -11,6 +13,7 @@ const MAX_SIGNATURE = 240;
 export function errorSignature(message: string): string {
   const lines = message
     .split('\n')
+    .filter((l) => !isContextLine(l))
     .map((l) => l.trim())
     .filter(Boolean);
   const errorLines = lines.filter((l) => ERROR_LINE.test(l));

@@ -30,6 +30,8 @@ export const ERROR_CATEGORIES = [
   'LICENSE_INCOMPATIBLE',
   'REQUIRES_HARDWARE',
   'ARCHITECTURE_IMPOSSIBLE',
+  /** The source could not be fetched or unpacked (a 404 from the archive, a bad SOURCE). */
+  'SOURCE_UNAVAILABLE',
   'UNKNOWN',
 ] as const;
 export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];

@@ -50,9 +50,16 @@ export function decideVerdict(files: readonly ElfFacts[], options: VerdictOption
     if (f.kind === 'broken_elf' || f.kind === 'unreadable') reasons.push(`${f.path}: ${f.error}`);
     if (f.kind === 'not_elf' && options.explicit?.has(f.path)) reasons.push(`${f.path}: ${f.error}`);
     if (f.kind === 'archive') {
+      const members = f.members ?? [];
       if (f.error) reasons.push(`${f.path}: damaged archive: ${f.error}`);
-      if ((f.members ?? []).length === 0 && !f.error) reasons.push(`${f.path}: empty archive`);
-      for (const m of f.members ?? []) if (m.kind !== 'elf') reasons.push(`${m.path}: ${m.error}`);
+      if (members.length === 0 && !f.error) reasons.push(`${f.path}: empty archive`);
+      // A member that could not be read (a thin archive's file is gone) says nothing about the
+      // machine: the archive is judged by the members that were read.
+      const unread = members.filter((m) => m.kind === 'unreadable');
+      if (unread.length > 0 && unread.length === members.length)
+        reasons.push(`${f.path}: none of its ${members.length} members could be read (${unread[0]?.error})`);
+      for (const m of members)
+        if (m.kind !== 'elf' && m.kind !== 'unreadable') reasons.push(`${m.path}: ${m.error}`);
     }
   }
   if (options.expected) {
@@ -70,9 +77,12 @@ export function decideVerdict(files: readonly ElfFacts[], options: VerdictOption
   }
 
   if (reasons.length === 0) {
+    const unread = files
+      .flatMap((f) => (f.kind === 'archive' ? (f.members ?? []) : []))
+      .filter((m) => m.kind === 'unreadable').length;
     return {
       verdict: 'verified',
-      reason: `${riscv64.length} riscv64 ELF object${riscv64.length === 1 ? '' : 's'}, none for another machine`,
+      reason: `${riscv64.length} riscv64 ELF object${riscv64.length === 1 ? '' : 's'}, none for another machine${unread ? ` (${unread} archive member${unread === 1 ? '' : 's'} could not be read)` : ''}`,
       reasons,
       riscv64,
       foreign,

@@ -1,8 +1,10 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { isConfinedPathError, readFileConfined } from '../fs/index.ts';
 import { hasArMagic, readArArchive } from './readArArchive.ts';
 import { type ElfResult, hasElfMagic, type Linkage, type Machine, readElf } from './readElf.ts';
+import { readThinMembers, type ThinArchiveScope, type ThinMember } from './readThinMembers.ts';
 
 /** The ELF facts of one file or archive member, as `rvport verify --json` prints them. */
 export interface ElfFacts {
@@ -64,13 +66,32 @@ export function factsFromElf(path: string, result: ElfResult): ElfFacts {
   };
 }
 
-/** Inspects bytes already in memory: an ELF file, an `ar` archive, or something else. */
-export function inspectBytes(path: string, bytes: Uint8Array): ElfFacts {
+/**
+ * A member of a thin archive, from the file it names. One that could not be read is reported as
+ * unreadable: it is never evidence of another machine.
+ */
+function thinMemberFacts(path: string, member: ThinMember | undefined): ElfFacts {
+  if (!member)
+    return { ...emptyFacts(path, 'unreadable'), error: 'thin archive member (its file was not read)' };
+  if ('unreadable' in member) return { ...emptyFacts(path, 'unreadable'), error: member.unreadable };
+  if (!hasElfMagic(member.bytes)) return { ...emptyFacts(path, 'not_elf'), error: 'not an ELF file' };
+  return factsFromElf(path, readElf(member.bytes));
+}
+
+/**
+ * Inspects bytes already in memory: an ELF file, an `ar` archive, or something else. The members
+ * of a thin archive are taken from `thinMembers` (readThinMembers), by name.
+ */
+export function inspectBytes(
+  path: string,
+  bytes: Uint8Array,
+  thinMembers?: ReadonlyMap<string, ThinMember> | null,
+): ElfFacts {
   if (hasArMagic(bytes)) {
     const archive = readArArchive(bytes);
     const members = archive.members.map((m) =>
       archive.thin
-        ? { ...emptyFacts(`${path}(${m.name})`, 'not_elf'), error: 'thin archive member (not stored inline)' }
+        ? thinMemberFacts(`${path}(${m.name})`, thinMembers?.get(m.name))
         : factsFromElf(`${path}(${m.name})`, readElf(m.data)),
     );
     const machines = new Set(members.flatMap((m) => (m.machine ? [m.machine] : [])));
@@ -117,12 +138,20 @@ export function looksBinaryObject(head: Uint8Array): boolean {
 
 /**
  * Inspects a file of an untrusted tree (a build's output folder): read inside `root` only, so a
- * link the build planted to a host file is reported unreadable with the reason, never read.
- * Never throws; `shown` is the path the facts carry.
+ * link the build planted to a host file is reported unreadable with the reason, never read; a
+ * thin archive's members too (`builtAt`: where the root was when the archive was made). Never
+ * throws; `shown` is the path the facts carry.
  */
-export function inspectFileIn(root: string, rel: string, shown: string): ElfFacts {
+export async function inspectFileIn(
+  root: string,
+  rel: string,
+  shown: string,
+  builtAt?: string,
+): Promise<ElfFacts> {
   try {
-    return inspectBytes(shown, readFileConfined(root, rel, { maxBytes: MAX_INSPECT_BYTES }));
+    const bytes = readFileConfined(root, rel, { maxBytes: MAX_INSPECT_BYTES });
+    const thin = await readThinMembers(join(root, rel), bytes, { root, ...(builtAt ? { builtAt } : {}) });
+    return inspectBytes(shown, bytes, thin);
   } catch (error) {
     const message =
       isConfinedPathError(error) && error.code === 'too-large'
@@ -137,9 +166,10 @@ export function inspectFileIn(root: string, rel: string, shown: string): ElfFact
 /**
  * Inspects a file the user named on the host. Opened without blocking and checked to be a
  * regular file before it is read, from the same descriptor (a FIFO or device is reported, not
- * read). Never throws: an unreadable file is reported as such.
+ * read). The members of a thin archive are read from the files they name, inside `scope.root`
+ * (by default the archive's folder). Never throws: an unreadable file is reported as such.
  */
-export async function inspectFile(path: string): Promise<ElfFacts> {
+export async function inspectFile(path: string, scope?: Partial<ThinArchiveScope>): Promise<ElfFacts> {
   try {
     const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     try {
@@ -151,7 +181,9 @@ export async function inspectFile(path: string): Promise<ElfFacts> {
           error: `file too large to inspect (${stats.size} bytes)`,
         };
       }
-      return inspectBytes(path, await handle.readFile());
+      const bytes = await handle.readFile();
+      const thin = await readThinMembers(path, bytes, { root: dirname(path), ...scope });
+      return inspectBytes(path, bytes, thin);
     } finally {
       await handle.close();
     }

@@ -1,5 +1,5 @@
 import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { walkConfined } from '../fs/index.ts';
 import { decideVerdict, type Verdict } from './decideVerdict.ts';
 import { type ElfFacts, inspectFile, inspectFileIn, looksBinaryObject } from './inspectFile.ts';
@@ -27,7 +27,10 @@ export async function verifyPaths(paths: readonly string[]): Promise<VerifyRepor
   let skipped = 0;
   let links = 0;
 
-  const walk = (dir: string): void => {
+  // A thin archive's members are read from inside the folder that was asked for, or for a file
+  // named alone, from inside the current folder (or its own folder when it is elsewhere, or the
+  // current folder is the file system's root).
+  const walk = async (dir: string): Promise<void> => {
     let entries: ReturnType<typeof walkConfined>['entries'];
     try {
       entries = walkConfined(dir, { head: 8, skipDir: (name) => SKIP_DIRS.has(name) }).entries;
@@ -43,7 +46,7 @@ export async function verifyPaths(paths: readonly string[]): Promise<VerifyRepor
         files.push(unreadable(path, new Error('could not be opened as a regular file')));
         continue;
       }
-      if (looksBinaryObject(entry.head)) files.push(inspectFileIn(dir, entry.path, path));
+      if (looksBinaryObject(entry.head)) files.push(await inspectFileIn(dir, entry.path, path));
       else skipped++;
     }
   };
@@ -57,10 +60,12 @@ export async function verifyPaths(paths: readonly string[]): Promise<VerifyRepor
       files.push(unreadable(path, error));
       continue;
     }
-    if (stat.isDirectory()) walk(path);
+    if (stat.isDirectory()) await walk(path);
     else {
       explicit.add(path);
-      files.push(await inspectFile(path));
+      const cwd = process.cwd();
+      const underCwd = cwd !== '/' && !relative(cwd, resolve(path)).startsWith('..');
+      files.push(await inspectFile(path, { root: underCwd ? cwd : dirname(path) }));
     }
   }
   return { ...decideVerdict(files, { explicit }), files, skipped, links };

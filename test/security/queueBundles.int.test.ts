@@ -130,9 +130,7 @@ describe('recipe bundles from a hostile worker', () => {
     expect(message('libpng')).toMatch(
       /recipe bundle was refused: .*artifacts\.0\.path: must be a relative path inside/,
     );
-    expect(message('curl')).toMatch(
-      /recipe bundle was refused: .*patches\.0.*symbolic link/,
-    );
+    expect(message('curl')).toMatch(/recipe bundle was refused: .*patches\.0.*symbolic link/);
     expect(message('expat')).toMatch(
       /recipe bundle was refused: .*patches\.0\.name: a patch name is NNNN-words\.patch/,
     );

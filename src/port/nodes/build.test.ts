@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { recoveryHeuristics } from '../../heuristics/index.ts';
 import type { RecoveryHeuristic } from '../../heuristics/RecoveryHeuristic.ts';
 import type { BuildPlan, PortState } from '../PortState.ts';
 import { canonicalPatch } from '../patches/sourcePatches.ts';
@@ -165,5 +166,53 @@ describe('build node repairs', () => {
     ]);
     expect(existsSync(join(sandbox.workspace, 'src', 'leftover-program'))).toBe(false);
     expect(existsSync(join(sandbox.workspace, 'src', 'configure'))).toBe(true);
+  });
+});
+
+describe('build node and a dependency configure names in its own words', () => {
+  it('installs the optional dependency the analysis had resolved, then builds', async () => {
+    // hesiod 3.2.1's configure without libidn (real output)
+    const configureOutput = readFileSync(
+      new URL('../../heuristics/fixtures/configure-library-not-found.txt', import.meta.url),
+      'utf8',
+    );
+    let installed = false;
+    const sandbox = new FakeSandbox((c) => {
+      if (c.startsWith('apt-get install')) installed ||= c.includes('libidn-dev');
+      if (c === './configure' && !installed) return { exitCode: 1, stdout: configureOutput };
+      return { exitCode: 0 };
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-build-src-'));
+    writeFileSync(join(dir, 'configure.ac'), 'AC_INIT([hesiod], [3.2.1])\n');
+    const state = portState({
+      source: { spec: dir, name: 'hesiod', dir },
+      plan: before,
+      scripted: {
+        dependencies: [
+          {
+            kind: 'library',
+            name: 'idn',
+            file: 'configure.ac',
+            line: 36,
+            required: false,
+            debianPackages: ['libidn-dev'],
+            resolvedBy: 'contents',
+          },
+        ],
+      },
+    });
+    const update = await runPortNode(
+      buildNode,
+      state,
+      fakePortServices(sandbox, { heuristics: recoveryHeuristics }),
+    );
+    expect(update.buildStatus).toBe('SUCCESS');
+    expect(update.plan?.packages).toEqual(['libidn-dev']);
+    expect(update.fixAttempts?.at(-1)).toMatchObject({
+      source: 'heuristic',
+      name: 'configure-missing-dependency',
+      outcome: 'applied',
+    });
+    expect(sandbox.commands.filter((c) => c === './configure')).toHaveLength(2);
   });
 });

@@ -1,8 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { renderEscalation } from '../outputs/renderEscalation.ts';
 import { FakeSandbox, fakePortServices, runPortNode } from '../testing/fakePortServices.ts';
 import { portState } from '../testing/portStateFixture.ts';
 import { initNode } from './init.ts';
@@ -53,5 +56,24 @@ describe('the init node', () => {
     expect(a.source?.tree).toMatch(/^[0-9a-f]{40}$/);
     expect(b.source?.tree).toBe(a.source?.tree);
     expect(a.options).toBeUndefined(); // without chooseMode the options stand
+  });
+
+  it('records a source the server answers 404 for as SOURCE_UNAVAILABLE, with what to do', async () => {
+    const server = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/dl/gone-1.0.tar.gz`;
+      const state = portState({ source: { spec: url, name: 'gone' } });
+      const update = await runPortNode(initNode, state, fakePortServices(new FakeSandbox()));
+      expect(update.buildStatus).toBe('FAILED');
+      expect(update.errors?.[0]).toMatchObject({ category: 'SOURCE_UNAVAILABLE', severity: 'critical' });
+      expect(update.errors?.[0]?.message).toMatch(/HTTP 404/);
+      const escalation = renderEscalation({ ...state, ...update });
+      expect(escalation).toMatch(
+        /## Recommendation\n\nThe source `http:\/\/127\.0\.0\.1:\d+\/dl\/gone-1\.0\.tar\.gz` is not where it was looked for/,
+      );
+    } finally {
+      server.close();
+    }
   });
 });

@@ -63,7 +63,11 @@ export const initNode = FunctionNode<PortState>({
       };
     } catch (error) {
       if (!isSourceError(error)) throw error;
-      const record = makeError({ node: PortNode.init, output: error.message });
+      const record = makeError({
+        node: PortNode.init,
+        output: error.message,
+        category: 'SOURCE_UNAVAILABLE',
+      });
       return {
         context: {
           ...recordError(state, record),

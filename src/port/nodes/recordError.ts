@@ -1,5 +1,6 @@
 import { classifyError, severityOf } from '../classifyError.ts';
 import { errorSignature } from '../errorSignature.ts';
+import { firstErrorLine } from '../firstErrorLine.ts';
 import type { ErrorRecord, PortState } from '../PortState.ts';
 import type { ErrorCategory } from '../vocabulary.ts';
 
@@ -19,15 +20,28 @@ export interface ErrorInput {
   evidence?: string;
 }
 
-/** Builds an error record: category from the rules (or given), signature for loop detection. */
+/**
+ * Builds an error record: category from the rules (or given), and the first real error line of
+ * the output, which the signature for loop detection is made from (the last lines may be a
+ * warning another file printed after the failure).
+ */
 export function makeError(input: ErrorInput): ErrorRecord {
   const fromOutput = classifyError(input.output, { timedOut: input.timedOut ?? false });
   const classified = input.evidence ? { ...fromOutput, evidence: input.evidence } : fromOutput;
   const category = input.category ?? classified.category;
   const lines = input.output.split('\n');
   const message = lines.slice(-ERROR_TAIL_LINES).join('\n').trim() || '(no output)';
-  const evidence =
-    classified.evidence && !message.includes(classified.evidence) ? `${classified.evidence}\n…\n` : '';
+  const errorLine = firstErrorLine(input.output);
+  // Lines the tail does not show are put before it: the error line, and the deciding line.
+  const before = [
+    ...(errorLine && errorLine.index < lines.length - ERROR_TAIL_LINES ? [errorLine.text] : []),
+    ...(classified.evidence &&
+    !message.includes(classified.evidence) &&
+    classified.evidence !== errorLine?.text
+      ? [classified.evidence]
+      : []),
+  ];
+  const evidence = before.length > 0 ? `${before.join('\n')}\n…\n` : '';
   return {
     at: new Date().toISOString(),
     node: input.node,
@@ -38,7 +52,8 @@ export function makeError(input: ErrorInput): ErrorRecord {
     severity: input.category ? severityOf(input.category) : classified.severity,
     message: `${evidence}${message}`,
     ...(classified.evidence && (!input.category || input.evidence) ? { evidence: classified.evidence } : {}),
-    signature: `${category}: ${errorSignature(classified.evidence || message)}`,
+    ...(errorLine ? { errorLine: errorLine.text } : {}),
+    signature: `${category}: ${errorSignature(errorLine?.text || classified.evidence || message)}`,
   };
 }
 

@@ -7,7 +7,7 @@ import { BuildFixNode } from '../nodeNames.ts';
 import { rankArtifacts } from '../outputs/rankArtifacts.ts';
 import { portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
-import { DESTDIR_PREFIX } from '../planFromAnalysis.ts';
+import { DESTDIR_PREFIX, SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { routeVerifyResult } from '../routes/routeVerifyResult.ts';
 import { withAudit } from './audit.ts';
 import { ensureBuildTree } from './ensureBuildTree.ts';
@@ -28,14 +28,14 @@ export const verifyNode = FunctionNode<PortState>({
     const rebuilt = await ensureBuildTree(svc, sandbox, s.context, ctx, BuildFixNode.verify);
     const state: PortState = { ...s.context, ...rebuilt };
     const facts: ElfFacts[] = [];
-    for (const [root, prefix, original] of [
-      [join(sandbox.workspace, 'src'), '', state.source.dir ?? null],
-      [join(sandbox.workspace, 'dest'), DESTDIR_PREFIX, null],
+    for (const [root, prefix, original, builtAt] of [
+      [join(sandbox.workspace, 'src'), '', state.source.dir ?? null, SANDBOX_SRC],
+      [join(sandbox.workspace, 'dest'), DESTDIR_PREFIX, null, SANDBOX_DEST],
     ] as const) {
       // the build wrote these trees: read inside them only, and say why one was not walked
       const refused = (reason: string) => svc.progress({ type: 'note', message: `not verified: ${reason}` });
       for (const rel of await findBuildOutputs(root, original, refused))
-        facts.push(inspectFileIn(root, rel, `${prefix}${rel}`));
+        facts.push(await inspectFileIn(root, rel, `${prefix}${rel}`, builtAt));
     }
     const verdict = decideVerdict(
       facts,

@@ -1,4 +1,5 @@
 import type { PortState } from '../PortState.ts';
+import { recommendation } from '../recommendation.ts';
 import { codeBlock, seconds } from './markdown.ts';
 
 /** escalation.md: what a person needs to take over a port rvport could not finish. */
@@ -53,7 +54,7 @@ export function renderEscalation(state: PortState): string {
   out.push('');
   out.push('## Recommendation');
   out.push('');
-  out.push(recommend(state));
+  out.push(recommendation(state));
   const errors = state.errors.slice(-5);
   if (errors.length) {
     out.push('');
@@ -61,39 +62,8 @@ export function renderEscalation(state: PortState): string {
     out.push('');
     for (const e of errors)
       out.push(
-        `- ${e.at} ${e.node}${e.phase ? `/${e.phase}` : ''}: ${e.category}: ${e.message.split('\n').at(-1)}`,
+        `- ${e.at} ${e.node}${e.phase ? `/${e.phase}` : ''}: ${e.category}: ${e.errorLine ?? e.message.split('\n').at(-1)}`,
       );
   }
   return `${out.join('\n')}\n`;
-}
-
-function recommend(state: PortState): string {
-  const category = state.errors.at(-1)?.category;
-  switch (category) {
-    case 'ARCHITECTURE_IMPOSSIBLE':
-      return 'The code has no riscv64 support (for example no backend for the architecture). Porting it means writing that support upstream; a rebuild cannot help.';
-    case 'REQUIRES_HARDWARE':
-      return 'The code targets specific hardware (for example bare-metal x86). It cannot run as a riscv64 Linux program.';
-    case 'LICENSE_INCOMPATIBLE':
-      return 'A licence problem blocks the build; a person must decide.';
-    case 'PERMISSION':
-      return 'The build needs permissions the sandbox does not give (it must not write outside its tree).';
-    case 'DISK_SPACE':
-      return 'Free disk space in RVPORT_HOME (or give the instance more room) and run the port again; it resumes.';
-    case 'MEMORY_LIMIT':
-      return "A build command used more memory than the sandbox allows (a process was killed). If the build really needs more, lower its parallelism in a custom plan (for example `make -j1`); a build that keeps growing is the package's bug.";
-    case 'PROCESS_LIMIT':
-      return 'A build command started more processes than the sandbox allows (a fork bomb or a runaway test). Look at the command in build.log; lower its parallelism or turn off the part that spawns them.';
-    case 'OUTPUT_LIMIT':
-      return 'A build command wrote more output than the sandbox keeps (a log flood, often a test in an endless loop). The last lines of build.log show which; turn that part off in a custom plan.';
-    case 'NETWORK':
-      return 'The build tries to download during the build. Vendor the dependency into the source, or turn off the part that downloads.';
-    case 'DEPENDENCY':
-    case 'MISSING_TOOLS':
-      return 'Install the missing package in the sandbox or name it in a custom plan; with an LLM configured, the scout can plan it.';
-    default:
-      return state.options.offline
-        ? 'The deterministic repairs are exhausted. Configure an LLM provider (see README) so the fixer can propose a fix, or fix the error above by hand and run the port again.'
-        : 'The fixer could not repair the error within the attempts. Fix it by hand using the error above, then run the port again.';
-  }
 }

@@ -1,0 +1,35 @@
+import { constants } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { HeuristicContext } from './RecoveryHeuristic.ts';
+
+/** Logs are read from their end: the failed check is the last one. */
+const MAX_LOG_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The tail of a file the build wrote in the source tree (config.log, CMakeError.log), or null.
+ * The tree is the build's and may be hostile: the file must be a regular file inside it after
+ * symbolic links are resolved, and at most its last 2 MiB are read.
+ */
+export async function readTreeFile(ctx: HeuristicContext, rel: string): Promise<string | null> {
+  const tree = join(ctx.sandbox.workspace, 'src');
+  try {
+    const root = await realpath(tree);
+    const real = await realpath(join(tree, ctx.plan.dir, rel));
+    const inside = relative(root, real);
+    if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..') return null;
+    const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) return null;
+      const length = Math.min(stat.size, MAX_LOG_BYTES);
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, stat.size - length);
+      return buffer.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return null;
+  }
+}

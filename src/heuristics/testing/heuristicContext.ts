@@ -1,0 +1,122 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Dependency } from '../../analysis/dependencies/Dependency.ts';
+import type { BuildPlan } from '../../port/PortState.ts';
+import { portState } from '../../port/testing/portStateFixture.ts';
+import type { Sandbox, SandboxRunResult } from '../../sandbox/Sandbox.ts';
+import type { HeuristicContext, PackageKind } from '../RecoveryHeuristic.ts';
+
+/** Real error output (fixtures/capture.sh, fixtures/capture-host.sh). */
+export const fixture = (name: string) =>
+  readFileSync(new URL(`../fixtures/${name}.txt`, import.meta.url), 'utf8');
+
+export const autotoolsPlan: BuildPlan = {
+  buildSystem: 'autotools',
+  dir: '.',
+  phases: [
+    { name: 'configure', commands: ['./configure --prefix=/usr'] },
+    { name: 'build', commands: ['make -j"$(nproc)"'] },
+  ],
+  packages: [],
+  expectedArtifacts: [],
+  origin: 'default',
+};
+
+const workspaces: string[] = [];
+
+/** Removes the workspaces the contexts made (call in afterEach). */
+export function removeWorkspaces(): void {
+  for (const dir of workspaces.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+export interface TestContext {
+  ctx: HeuristicContext;
+  /** The package lists installPackages was called with. */
+  installed: string[][];
+  /** The lookups findPackage was asked. */
+  lookups: string[];
+  workspace: string;
+  /** Writes a file into the source tree of the sandbox's workspace. */
+  src(rel: string, text?: string): string;
+}
+
+/**
+ * A heuristic context over a real temporary workspace, whose Contents index answers from
+ * `providers` (`kind:name` → package) and whose analysis lists `dependencies`.
+ */
+export function heuristicContext(
+  output: string,
+  options: {
+    providers?: Record<string, string>;
+    dependencies?: Dependency[];
+    plan?: BuildPlan;
+    failure?: Partial<HeuristicContext['failure']>;
+    installExitCode?: number;
+  } = {},
+): TestContext {
+  const workspace = mkdtempSync(join(tmpdir(), 'rvport-heur-'));
+  workspaces.push(workspace);
+  mkdirSync(join(workspace, 'src'), { recursive: true });
+  const installed: string[][] = [];
+  const lookups: string[] = [];
+  const result = (exitCode: number): SandboxRunResult => ({
+    exitCode,
+    stdout: '',
+    stderr: exitCode === 0 ? '' : 'E: Unable to locate package',
+    truncated: false,
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    durationMs: 1,
+    timedOut: false,
+    aborted: false,
+    commandNotFound: false,
+  });
+  const sandbox = {
+    workspace,
+    installPackages: async (packages: readonly string[]) => {
+      installed.push([...packages]);
+      return result(options.installExitCode ?? 0);
+    },
+  } as unknown as Sandbox;
+  const state = portState(options.dependencies ? { scripted: { dependencies: options.dependencies } } : {});
+  const ctx: HeuristicContext = {
+    failure: {
+      phase: 'configure',
+      command: './configure --prefix=/usr',
+      output,
+      exitCode: 1,
+      timedOut: false,
+      ...options.failure,
+    },
+    plan: options.plan ?? autotoolsPlan,
+    state,
+    sandbox,
+    srcDir: '/build/src',
+    findPackage: async (kind: PackageKind, name: string) => {
+      lookups.push(`${kind}:${name}`);
+      return options.providers?.[`${kind}:${name}`] ?? null;
+    },
+    log: () => {},
+  };
+  const src = (rel: string, text = '') => {
+    const file = join(workspace, 'src', rel);
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, text);
+    return file;
+  };
+  return { ctx, installed, lookups, workspace, src };
+}
+
+/** An optional dependency the analysis found and resolved (as the extractors record them). */
+export function optionalDependency(kind: Dependency['kind'], name: string, pkg: string): Dependency {
+  return {
+    kind,
+    name,
+    file: 'configure.ac',
+    line: 1,
+    required: false,
+    debianPackages: [pkg],
+    resolvedBy: 'contents',
+  };
+}

@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Dependency } from '../analysis/dependencies/Dependency.ts';
+import { makeError } from './nodes/recordError.ts';
+import type { FixAttempt } from './PortState.ts';
+import { recommendation } from './recommendation.ts';
+import { portState } from './testing/portStateFixture.ts';
+
+/** Real outputs of failing builds (port fixtures and heuristic fixtures). */
+const output = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
+const built = (path: string) => makeError({ node: 'build', output: output(path) });
+
+const heuristic = (description: string): FixAttempt => ({
+  at: '2026-01-01T00:00:00.000Z',
+  attempt: 1,
+  source: 'heuristic',
+  name: 'install-missing-package',
+  description,
+  outcome: description.startsWith('installed') ? 'applied' : 'failed',
+});
+
+const dependency = (kind: Dependency['kind'], name: string, pkg: string): Dependency => ({
+  kind,
+  name,
+  file: 'configure.ac',
+  line: 1,
+  required: false,
+  debianPackages: [pkg],
+  resolvedBy: 'contents',
+});
+
+describe('recommendation (escalation.md)', () => {
+  it('names the missing header and says no Debian package has it when the repair found none', () => {
+    const state = portState({
+      errors: [built('./fixtures/missing-header-then-warning-zstd.txt')],
+      fixAttempts: [heuristic('no Debian package provides the header zstd.h')],
+    });
+    expect(recommendation(state)).toMatch(
+      /^The build needs the header zstd\.h, and no riscv64 Debian package provides it\. .*turn off the part that needs it/,
+    );
+  });
+
+  it('names the package the analysis resolved for a dependency configure stopped at', () => {
+    const state = portState({
+      errors: [built('../heuristics/fixtures/configure-library-not-found.txt')],
+      scripted: { dependencies: [dependency('library', 'idn', 'libidn-dev')] },
+    });
+    expect(recommendation(state)).toBe(
+      "The build needs the dependency libidn: install `libidn-dev` (the analysis found it as a dependency) by adding it to the plan's packages, then run the port again.",
+    );
+  });
+
+  it('says a package was installed and the build still does not find what it provides', () => {
+    const state = portState({
+      errors: [built('../heuristics/fixtures/cmake-could-not-find.txt')],
+      fixAttempts: [heuristic('installed libgif-dev (provides the library gif that CMake looked for)')],
+    });
+    expect(recommendation(state)).toMatch(
+      /^The build needs the CMake package GIF\. `libgif-dev`, which provides it, was installed and the build still does not find it/,
+    );
+  });
+
+  it('names a missing program (meson, the build’s own words)', () => {
+    const state = portState({ errors: [built('../heuristics/fixtures/meson-program-not-found.txt')] });
+    expect(recommendation(state)).toMatch(/^The build needs the program gperf\. Find the Debian package/);
+  });
+
+  it('names the undefined symbol of a link error', () => {
+    const state = portState({ errors: [built('./fixtures/undefined-reference.txt')] });
+    expect(recommendation(state)).toMatch(/^The link needs `helper`, which nothing linked defines/);
+  });
+
+  it('suggests the configure switch that turns the failing part off', () => {
+    const error = {
+      ...built('../heuristics/fixtures/configure-library-not-found.txt'),
+      category: 'CONFIGURATION' as const,
+    };
+    expect(recommendation(portState({ errors: [error] }))).toMatch(/configure with --without-libidn/);
+  });
+
+  it('says what to do about a source the archive answers 404 for', () => {
+    const error = makeError({
+      node: 'init',
+      output: 'cannot download http://127.0.0.1:8000/dl/pkg-1.0.tar.gz: HTTP 404',
+      category: 'SOURCE_UNAVAILABLE',
+    });
+    const state = portState({
+      source: { spec: 'http://127.0.0.1:8000/dl/pkg-1.0.tar.gz', name: 'pkg' },
+      errors: [error],
+    });
+    expect(recommendation(state)).toMatch(
+      /^The source `http:\/\/127\.0\.0\.1:8000\/dl\/pkg-1\.0\.tar\.gz` is not where it was looked for .*HTTP 404.*Check the name and version/,
+    );
+  });
+
+  it('quotes the first error line when it knows nothing more', () => {
+    const error = makeError({ node: 'build', output: 'a.c:3:1: error: expected declaration specifiers' });
+    expect(recommendation(portState({ errors: [error] }))).toMatch(
+      /^The build stopped at `a\.c:3:1: error: expected declaration specifiers`\. The deterministic repairs are exhausted/,
+    );
+  });
+});

@@ -1,0 +1,157 @@
+import { cmakeMissing } from '../heuristics/cmakeMissingPackage.ts';
+import { parseMissingPackage } from '../heuristics/installMissingPackage.ts';
+import { stemOf } from '../heuristics/installNamedDependency.ts';
+import { mesonMissing } from '../heuristics/mesonMissingDependency.ts';
+import { missingTool } from '../heuristics/missingBuildTool.ts';
+import { scriptedOf } from './nodes/scriptedAnalysis.ts';
+import type { ErrorRecord, PortState } from './PortState.ts';
+
+/** What the last error says is missing, in words, and its names for the package lookup. */
+interface Missing {
+  /** `the header zstd.h`, `the CMake package GIF`, `the program gperf`. */
+  what: string;
+  names: string[];
+}
+
+const KIND_WORDS: Record<string, string> = {
+  header: 'the header',
+  library: 'the library',
+  pkgconfig: 'the pkg-config module',
+  command: 'the program',
+  'cmake-package': 'the CMake package',
+  word: 'the dependency',
+};
+
+function missingIn(error: ErrorRecord): Missing | null {
+  const text = [error.errorLine, error.evidence, error.message].filter(Boolean).join('\n');
+  const direct = parseMissingPackage(text);
+  if (direct) return { what: `${KIND_WORDS[direct.kind]} ${direct.name}`, names: [direct.name] };
+  const cmake = cmakeMissing(text);
+  const first = cmake?.wanted[0];
+  if (cmake && first)
+    return {
+      what: `${KIND_WORDS[first.kind]} ${first.name}`,
+      names: cmake.wanted.map((w) => w.name),
+    };
+  const meson = mesonMissing(text);
+  const mesonFirst = meson?.wanted[0];
+  if (meson && mesonFirst)
+    return { what: `${KIND_WORDS[mesonFirst.kind]} ${mesonFirst.name}`, names: [mesonFirst.name] };
+  const tool = missingTool(text);
+  if (tool) return { what: `the program ${tool}`, names: [tool] };
+  const configure = /^configure: error: .*?\b(lib[\w+.-]*[\w+])\b/m.exec(text);
+  if (configure?.[1]) return { what: `the dependency ${configure[1]}`, names: [configure[1]] };
+  return null;
+}
+
+/** The Debian package the analysis resolved for one of the names, if any. */
+function analysisPackage(state: PortState, names: readonly string[]): string | null {
+  const stems = new Set(names.map(stemOf));
+  const dep = scriptedOf(state)?.dependencies.find(
+    (d) => d.debianPackages.length > 0 && stems.has(stemOf(d.name)),
+  );
+  return dep?.debianPackages[0] ?? null;
+}
+
+/** A line of the output for the recommendation, shortened. */
+function quote(line: string | undefined): string {
+  if (!line) return '';
+  const short = line.length > 160 ? `${line.slice(0, 157)}…` : line;
+  return `\`${short.replace(/`/g, "'")}\``;
+}
+
+function recommendDependency(state: PortState, error: ErrorRecord): string {
+  const missing = missingIn(error);
+  if (!missing) {
+    return `The build stopped at ${quote(error.errorLine ?? error.evidence) || 'a missing dependency'}. Find the Debian package that provides what it names and add it to the plan's packages, or turn off the part that needs it.`;
+  }
+  const tried = state.fixAttempts.filter((f) => f.source === 'heuristic');
+  // a repair already installed the package for one of these names ("installed X (provides …)")
+  const installed = tried
+    .filter((f) => missing.names.some((n) => [` ${n} `, ` ${n})`].some((s) => f.description.includes(s))))
+    .map((f) => /^installed (\S+) \(provides/.exec(f.description)?.[1])
+    .find(Boolean);
+  const inPlan = [...(state.plan?.packages ?? [])];
+  const known = analysisPackage(state, missing.names);
+  if (installed || (known && inPlan.includes(known))) {
+    const pkg = installed ?? known;
+    return `The build needs ${missing.what}. \`${pkg}\`, which provides it, was installed and the build still does not find it: check the version the build asks for and where it looks (PKG_CONFIG_PATH, CMAKE_PREFIX_PATH, a --with-NAME=DIR option), or turn off the part that needs it.`;
+  }
+  if (known)
+    return `The build needs ${missing.what}: install \`${known}\` (the analysis found it as a dependency) by adding it to the plan's packages, then run the port again.`;
+  const none = tried.some(
+    (f) =>
+      /^no Debian package provides/.test(f.description) &&
+      missing.names.some((n) => f.description.includes(n)),
+  );
+  if (none)
+    return `The build needs ${missing.what}, and no riscv64 Debian package provides it. Build it for riscv64 first and point the build at it, or turn off the part that needs it (a configure --without-/--disable- switch, a CMake -D…=OFF option, a meson -D…=disabled option).`;
+  return `The build needs ${missing.what}. Find the Debian package that provides it and add it to the plan's packages, or turn off the part that needs it (a configure --without-/--disable- switch, a CMake -D…=OFF option).`;
+}
+
+function recommendSource(state: PortState, error: ErrorRecord): string {
+  const line = error.errorLine ?? error.message.split('\n')[0] ?? '';
+  if (/HTTP 404|cannot get the Debian source package|Unable to find a source package|not found/i.test(line))
+    return `The source \`${state.source.spec}\` is not where it was looked for (${quote(line)}): the archive no longer has that version, or never had that name. Check the name and version against the archive (for a Debian source, the version trixie has now), or give the source as a tarball, a git URL or a local folder.`;
+  if (/resolve|network|timed out|fetch failed|connect|ECONN|EAI_AGAIN|apt-get update failed/i.test(line))
+    return `The source \`${state.source.spec}\` could not be downloaded (${quote(line)}). Check the network and the mirror (RVPORT_DEBIAN_MIRROR for debian: sources), or give a local copy of the source.`;
+  return `The source \`${state.source.spec}\` could not be used (${quote(line)}). Give a folder, a tarball, a git URL or debian:NAME[=VERSION], and run the port again.`;
+}
+
+function recommendConfiguration(error: ErrorRecord): string {
+  const line = error.errorLine ?? error.evidence;
+  const option = /--(with|enable)-([\w+-]+)/.exec(line ?? '');
+  if (option)
+    return `configure stopped at ${quote(line)}. If that part is optional, configure with --${option[1] === 'with' ? 'without' : 'disable'}-${option[2]}; otherwise install what it needs and run the port again.`;
+  if (line && /^CMake Error/.test(line))
+    return `CMake stopped at ${quote(line)}. Fix what it names (a missing package, file or option): set the option with -D… in a custom plan, or turn off the part that needs it.`;
+  return `The configuration stopped${line ? ` at ${quote(line)}` : ''}. Fix what it names (a missing option, file or package) in a custom plan or in the source, then run the port again.`;
+}
+
+/**
+ * What a person should try next, naming what rvport knows is missing (the package, the program,
+ * the option, the file) rather than a generic sentence.
+ */
+export function recommendation(state: PortState): string {
+  const error = state.errors.at(-1);
+  const line = quote(error?.errorLine ?? error?.evidence);
+  switch (error?.category) {
+    case 'ARCHITECTURE_IMPOSSIBLE':
+      return `The code has no riscv64 support${line ? ` (${line})` : ''}, for example no backend for the architecture. Porting it means writing that support upstream; a rebuild cannot help.`;
+    case 'REQUIRES_HARDWARE':
+      return 'The code targets specific hardware (for example bare-metal x86). It cannot run as a riscv64 Linux program.';
+    case 'LICENSE_INCOMPATIBLE':
+      return 'A licence problem blocks the build; a person must decide.';
+    case 'PERMISSION':
+      return `The build needs permissions the sandbox does not give${line ? ` (${line})` : ''}; it must not write outside its tree.`;
+    case 'DISK_SPACE':
+      return 'Free disk space in RVPORT_HOME (or give the instance more room) and run the port again; it resumes.';
+    case 'MEMORY_LIMIT':
+      return "A build command used more memory than the sandbox allows (a process was killed). If the build really needs more, lower its parallelism in a custom plan (for example `make -j1`) or raise RVPORT_SANDBOX_MEMORY_MB; a build that keeps growing is the package's bug.";
+    case 'PROCESS_LIMIT':
+      return 'A build command started more processes than the sandbox allows (a fork bomb or a runaway test). Look at the command in build.log; lower its parallelism or turn off the part that spawns them (RVPORT_SANDBOX_PROCESSES raises the limit).';
+    case 'OUTPUT_LIMIT':
+      return 'A build command wrote more output than the sandbox keeps (a log flood, often a test in an endless loop). The last lines of build.log show which; turn that part off in a custom plan (RVPORT_SANDBOX_OUTPUT_MB raises the limit).';
+    case 'NETWORK':
+      return `The build tries to download during the build${line ? ` (${line})` : ''}. Vendor the dependency into the source, install it from Debian and make the build use it, or turn off the part that downloads.`;
+    case 'SOURCE_UNAVAILABLE':
+      return recommendSource(state, error);
+    case 'DEPENDENCY':
+    case 'MISSING_TOOLS':
+      return recommendDependency(state, error);
+    case 'CONFIGURATION':
+      return recommendConfiguration(error);
+    case 'LINKING': {
+      const symbol = /undefined reference to [`'‘]([^'’`]+)['’`]/.exec(error.errorLine ?? error.message)?.[1];
+      if (symbol)
+        return `The link needs \`${symbol}\`, which nothing linked defines: add the library that provides it (LIBS or LDFLAGS in the plan's env; -latomic for __atomic_* helpers, -lm for math), or check that the object that defines it is built for this configuration.`;
+      break;
+    }
+    case 'ARCHITECTURE':
+      return `The build uses code or flags for another architecture${line ? ` (${line})` : ''}. Turn off the x86-specific option (a SIMD switch such as --disable-sse or -D…_AVX=OFF) or give the code a portable C path.`;
+  }
+  const fallback = state.options.offline
+    ? 'The deterministic repairs are exhausted. Configure an LLM provider (see README) so the fixer can propose a fix, or fix the error by hand and run the port again.'
+    : 'The fixer could not repair the error within the attempts. Fix it by hand, then run the port again.';
+  return line ? `The build stopped at ${line}. ${fallback}` : fallback;
+}
