@@ -40,10 +40,12 @@ describe('acquireSource', () => {
     const src = await acquireSource(parseSource(plainTree('plain')), { workDir: work });
     expect(src).toMatchObject({ name: 'plain', dir: join(work, 'plain'), kind: 'directory' });
     expect(src.commit).toMatch(/^[0-9a-f]{40}$/);
-    expect(sh('git rev-parse HEAD', src.dir).trim()).toBe(src.commit);
-    expect(sh('git ls-files', src.dir).split('\n')).toContain('src/main.c');
-    expect(sh('git status --porcelain', src.dir)).toBe('');
-    expect(readdirSync(work)).toEqual(['plain']); // the staging folder is gone
+    expect(src.gitDir).toBe(join(work, '.rvport', 'plain', 'git'));
+    expect(existsSync(join(src.dir, '.git'))).toBe(false); // the tree is exactly the source
+    expect(sh(`git --git-dir=${src.gitDir} rev-parse HEAD`).trim()).toBe(src.commit);
+    expect(sh(`git --git-dir=${src.gitDir} ls-files`).split('\n')).toContain('src/main.c');
+    expect(sh(`git --git-dir=${src.gitDir} --work-tree=${src.dir} status --porcelain`)).toBe('');
+    expect(readdirSync(work).sort()).toEqual(['.rvport', 'plain']); // the staging folder is gone
   });
 
   it('clones a local repository and its committed state', async () => {
@@ -57,12 +59,12 @@ describe('acquireSource', () => {
     expect(src.warnings.join()).toMatch(/uncommitted/);
   });
 
-  it('clones a git URL with its submodules', async () => {
-    const sub = plainTree('sub');
-    sh(`git init -q . && git add -A -f && git ${gitId} commit -qm sub`, sub);
+  it('clones a git URL with its submodules (local ones from inside the same repository)', async () => {
     const top = plainTree('top');
+    const sub = plainTree('top/vendor-src/sub');
+    sh(`git init -q . && git add -A -f && git ${gitId} commit -qm sub`, sub);
     sh(
-      `git init -q . && git -c protocol.file.allow=always submodule -q add ${sub} third_party/sub && git add -A -f && git ${gitId} commit -qm top`,
+      `echo vendor-src/ > .gitignore && git init -q . && git -c protocol.file.allow=always submodule -q add ./vendor-src/sub third_party/sub && git add -A && git ${gitId} commit -qm top`,
       top,
     );
     const src = await acquireSource(parseSource(`file://${top}`), { workDir: join(root, 'work-git') });
@@ -70,7 +72,7 @@ describe('acquireSource', () => {
     expect(existsSync(join(src.dir, 'third_party', 'sub', 'src', 'main.c'))).toBe(true);
 
     sh(
-      `git config -f .gitmodules submodule.third_party/sub.url ${join(root, 'gone')} && git ${gitId} commit -qam moved`,
+      `git config -f .gitmodules submodule.third_party/sub.url ./vendor-src/gone && git ${gitId} commit -qam moved`,
       top,
     );
     const partial = await acquireSource(parseSource(`file://${top}`), { workDir: join(root, 'work-git2') });
@@ -87,7 +89,7 @@ describe('acquireSource', () => {
     expect(second.acquiredAt).toBe(first.acquiredAt);
     const third = await acquireSource(parseSource(`file://${repo}`), { workDir: work, reuse: false });
     expect(third.acquiredAt).not.toBe(first.acquiredAt);
-    expect(readdirSync(work)).toEqual(['again']);
+    expect(readdirSync(work).sort()).toEqual(['.rvport', 'again']);
   });
 
   it('takes a local folder afresh each time, so later commits and edits are seen', async () => {
@@ -142,7 +144,10 @@ describe('acquireSource with tarballs', () => {
     const src = await acquireSource(parseSource(join(root, 'flat.tar.xz')), {
       workDir: join(root, 'work-flat'),
     });
-    expect(sh('git ls-files', src.dir).trim().split('\n').sort()).toEqual(['configure.ac', 'src/main.c']);
+    expect(sh(`git --git-dir=${src.gitDir} ls-files`).trim().split('\n').sort()).toEqual([
+      'configure.ac',
+      'src/main.c',
+    ]);
   });
 
   it('downloads a tarball URL', async () => {

@@ -141,7 +141,13 @@ export async function fetchSubmodules(
   }
   const warnings: string[] = [];
   let complete = true;
-  await git(['submodule', 'init'], { cwd: tree, signal: options.signal });
+  try {
+    await git(['submodule', 'init'], { cwd: tree, signal: options.signal });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    complete = false;
+    warnings.push(`some submodules are not described in .gitmodules: ${(error as Error).message}`);
+  }
   const paths = configEntries(
     await configList(['--file', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$'], tree, options),
     '.path',
