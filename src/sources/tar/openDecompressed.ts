@@ -19,7 +19,7 @@ export interface Decompressed {
   stream: AsyncIterable<Buffer>;
   /** Resolves when the decompressor ended well; rejects with a SourceError otherwise. */
   finished(): Promise<void>;
-  /** Stops reading (the decompressor is killed). */
+  /** Stops reading (the decompressor is killed unless its output already ended). */
   close(): void;
 }
 
@@ -56,7 +56,13 @@ export async function openDecompressed(file: string, signal?: AbortSignal): Prom
   child.stderr.on('data', (d: Buffer) => {
     if (stderr.length < 4096) stderr += d.toString();
   });
+  // Killed before its output ended (the archive's end marker came first): its exit status
+  // then says nothing. When the output ended by itself, a failure is a corrupt file.
   let closed = false;
+  let ended = false;
+  child.stdout.on('end', () => {
+    ended = true;
+  });
   const exit = new Promise<void>((resolve, reject) => {
     child.on('error', (error) =>
       reject(
@@ -82,6 +88,7 @@ export async function openDecompressed(file: string, signal?: AbortSignal): Prom
     stream: child.stdout,
     finished: () => exit,
     close: () => {
+      if (ended) return;
       closed = true;
       child.kill('SIGKILL');
     },

@@ -102,7 +102,12 @@ export function parseNumber(field: Buffer): number {
 }
 
 function checksumOk(block: Buffer): boolean {
-  const stored = parseNumber(block.subarray(148, 156));
+  let stored: number;
+  try {
+    stored = parseNumber(block.subarray(148, 156));
+  } catch {
+    return false;
+  }
   let unsigned = 0;
   let signed = 0;
   for (let i = 0; i < BLOCK; i++) {
