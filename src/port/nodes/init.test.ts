@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { metadataDir } from '../../sources/acquireSource.ts';
 import { FakeSandbox, fakePortServices, runPortNode } from '../testing/fakePortServices.ts';
 import { portState } from '../testing/portStateFixture.ts';
 import { initNode } from './init.ts';
@@ -26,8 +27,9 @@ describe('the init node', () => {
     });
     const update = await runPortNode(initNode, portState({ source: { spec: dir, name: 'demo' } }), services);
     const acquired = update.source?.dir ?? '';
-    const tree = execFileSync('git', ['rev-parse', 'HEAD^{tree}'], {
-      cwd: acquired,
+    // an imported plain tree is recorded in rvport's own git dir, outside the tree
+    const gitDir = join(metadataDir(dirname(acquired), 'demo'), 'git');
+    const tree = execFileSync('git', [`--git-dir=${gitDir}`, 'rev-parse', 'HEAD^{tree}'], {
       encoding: 'utf8',
     }).trim();
     expect(update.source?.tree).toBe(tree);
