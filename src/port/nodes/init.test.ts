@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { metadataDir } from '../../sources/acquireSource.ts';
 import { FakeSandbox, fakePortServices, runPortNode } from '../testing/fakePortServices.ts';
@@ -28,7 +28,7 @@ describe('the init node', () => {
     const update = await runPortNode(initNode, portState({ source: { spec: dir, name: 'demo' } }), services);
     const acquired = update.source?.dir ?? '';
     // an imported plain tree is recorded in rvport's own git dir, outside the tree
-    const gitDir = join(metadataDir(dirname(acquired), 'demo'), 'git');
+    const gitDir = join(metadataDir(dirname(acquired), basename(acquired)), 'git');
     const tree = execFileSync('git', [`--git-dir=${gitDir}`, 'rev-parse', 'HEAD^{tree}'], {
       encoding: 'utf8',
     }).trim();
