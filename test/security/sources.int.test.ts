@@ -422,6 +422,19 @@ describe('hostile tarball entries', () => {
     expect(readdirSync(fine.dir).sort()).toEqual(['f0', 'f1', 'f2', 'f3', 'f4', 'f5']);
   });
 
+  it('reports a name the file system cannot hold as a clear error', async () => {
+    writeFileSync(
+      join(inputs, 'longname.tar'),
+      craftTar([
+        { name: '././@LongLink', type: 'L', content: `pkg/${'n'.repeat(300)}` },
+        { name: 'ignored', type: '0', content: 'x' },
+      ]),
+    );
+    const error = await refusal(acquire(join(inputs, 'longname.tar'), 'work-long'));
+    expect(error.message).toMatch(/cannot unpack longname.tar: ENAMETOOLONG/);
+    expect(readdirSync(join(root, 'work-long'))).toEqual([]);
+  });
+
   it('gives the CLI a clear message and exit 1, no stack trace', async () => {
     const run = await runCli(
       ['analyze', join(inputs, 'chardev.tar'), '--no-contents', '--work', join(root, 'work-cli-dev')],

@@ -81,5 +81,6 @@ describe('entry names', () => {
     expect(unsafeEntryReason('/etc/x')).toBe('absolute path');
     expect(unsafeEntryReason('a/../../x')).toBe("'..' component");
     expect(unsafeEntryReason('a/..b')).toBeNull();
+    expect(unsafeEntryReason('a\0b')).toBe('NUL character');
   });
 });

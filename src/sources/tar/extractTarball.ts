@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { chmod, copyFile, lstat, lutimes, mkdir, open, rename, rm, symlink, utimes } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { StepOptions } from '../acquireGit.ts';
-import { SourceError } from '../SourceError.ts';
+import { isSourceError, SourceError } from '../SourceError.ts';
 import { openDecompressed } from './openDecompressed.ts';
 import { readTar, type TarEntry } from './readTar.ts';
 import { resolveLink } from './resolveLink.ts';
@@ -24,6 +24,7 @@ export interface ExtractOptions extends StepOptions {
 
 /** Why an entry name would land outside the extraction folder, or null when it is safe. */
 export function unsafeEntryReason(name: string): string | null {
+  if (name.includes('\0')) return 'NUL character';
   if (name.startsWith('/')) return 'absolute path';
   if (name.split('/').includes('..')) return "'..' component";
   return null;
@@ -61,6 +62,23 @@ export async function extractTarball(
   dest: string,
   scratch: string,
   options: ExtractOptions = {},
+): Promise<void> {
+  try {
+    await unpackInto(file, dest, scratch, options);
+  } catch (error) {
+    // a name too long for this file system and the like: a clear refusal, not a crash
+    const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof Error && !isSourceError(error) && typeof code === 'string' && code.startsWith('E'))
+      throw new SourceError(`cannot unpack ${basename(file)}: ${error.message}`, 'acquire');
+    throw error;
+  }
+}
+
+async function unpackInto(
+  file: string,
+  dest: string,
+  scratch: string,
+  options: ExtractOptions,
 ): Promise<void> {
   const limits: TarballLimits = {
     maxBytes: options.limits?.maxBytes ?? MAX_TARBALL_BYTES,
