@@ -41,10 +41,22 @@ export async function acquireDirectory(
 async function cloneLocal(path: string, tree: string, options: StepOptions): Promise<Acquired> {
   const warnings: string[] = [];
   options.log?.(`cloning the local repository ${path}`);
-  await git(['clone', '--quiet', '--no-local', '--no-recurse-submodules', '--template=', '--', path, tree], {
-    signal: options.signal,
-    config: ['protocol.allow=never', 'protocol.file.allow=always'],
-  });
+  try {
+    await git(
+      ['clone', '--quiet', '--no-local', '--no-recurse-submodules', '--template=', '--', path, tree],
+      {
+        signal: options.signal,
+        config: ['protocol.allow=never', 'protocol.file.allow=always'],
+      },
+    );
+  } catch (error) {
+    if (error instanceof Error && /dubious ownership/.test(error.message))
+      throw new SourceError(
+        `${path} is a repository of another user, which git will not read as this one (its config could run programs); run rvport as its owner, or port a copy you own`,
+        'acquire',
+      );
+    throw error;
+  }
   const gitDir = join(tree, '.git');
   const status = await git(['status', '--porcelain', '--ignore-submodules=all', '--untracked-files=normal'], {
     gitDir,

@@ -122,7 +122,11 @@ export async function git(args: readonly string[], options: GitOptions = {}): Pr
     ...(options.input !== undefined ? { input: options.input } : {}),
   });
   if (result.exitCode !== 0) {
-    const detail = (result.stderr || result.stdout).trim().split('\n').slice(-3).join(' / ');
+    // the first fatal line says why (git's hints follow it); the last lines say where
+    const lines = (result.stderr || result.stdout).trim().split('\n').filter((l) => l.trim() !== '');
+    const fatal = lines.find((l) => l.startsWith('fatal:'));
+    const tail = lines.slice(-3).filter((l) => l !== fatal);
+    const detail = [...(fatal ? [fatal] : []), ...tail].join(' / ');
     const why = result.timedOut ? 'timed out' : result.aborted ? 'interrupted' : detail;
     throw new SourceError(`git ${args[0]} failed: ${why}`, 'acquire');
   }

@@ -173,6 +173,18 @@ describe('a local repository with hostile config', () => {
   });
 });
 
+describe('a local repository of another user', () => {
+  it('is refused with a clear message (git will not read its config as this user)', async () => {
+    const repo = join(inputs, 'foreign-repo');
+    mkdirSync(repo);
+    writeFileSync(join(repo, 'f'), 'x\n');
+    sh(`${gitSafe} init -q . && ${gitSafe} add -A && ${gitSafe} commit -qm init && chown -R nobody .`, repo);
+    const error = await refusal(acquireSource(parseSource(repo), { workDir: join(root, 'work-foreign') }));
+    expect(error.message).toMatch(/is a repository of another user, which git will not read as this one/);
+    expect(readdirSync(join(root, 'work-foreign'))).toEqual([]);
+  });
+});
+
 describe('submodules', () => {
   const secret = join(inputs, 'host-secret');
   let daemon: ChildProcess | undefined;
