@@ -123,7 +123,10 @@ export async function git(args: readonly string[], options: GitOptions = {}): Pr
   });
   if (result.exitCode !== 0) {
     // the first fatal line says why (git's hints follow it); the last lines say where
-    const lines = (result.stderr || result.stdout).trim().split('\n').filter((l) => l.trim() !== '');
+    const lines = (result.stderr || result.stdout)
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     const fatal = lines.find((l) => l.startsWith('fatal:'));
     const tail = lines.slice(-3).filter((l) => l !== fatal);
     const detail = [...(fatal ? [fatal] : []), ...tail].join(' / ');
