@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireSource } from './acquireSource.ts';
+import { acquireSource, metadataDir, readAcquired } from './acquireSource.ts';
 import { parseSource } from './parseSource.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rvport-acquire-'));
@@ -123,6 +123,7 @@ describe('acquireSource with tarballs', () => {
     sh('tar -czf pkg-1.0.tar.gz pkg-1.0');
     server = createServer((req, res) => {
       if (req.url === '/dl/pkg-1.0.tar.gz') res.end(readFileSync(join(root, 'pkg-1.0.tar.gz')));
+      else if (req.url === '/dl/forged-1.0.tar.gz') res.end(readFileSync(join(root, 'forged-1.0.tar.gz')));
       else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -159,6 +160,28 @@ describe('acquireSource with tarballs', () => {
     await expect(
       acquireSource(parseSource(`${base}/dl/missing-1.0.tar.gz`), { workDir: join(root, 'work-url') }),
     ).rejects.toThrow(/HTTP 404/);
+  });
+
+  it('keeps its records outside the tree, so a shipped record cannot forge a reused source', async () => {
+    const forged = join(root, 'forged-1.0');
+    mkdirSync(join(forged, '.git'), { recursive: true });
+    writeFileSync(join(forged, 'configure.ac'), 'AC_INIT([forged], [1.0])\n');
+    const url = `${base}/dl/forged-1.0.tar.gz`;
+    const lie = { name: 'forged', dir: '/etc', gitDir: '/etc', origin: url, commit: '0'.repeat(40) };
+    writeFileSync(join(forged, '.git', 'rvport-source.json'), JSON.stringify(lie));
+    writeFileSync(join(forged, '.git', 'source.json'), JSON.stringify(lie));
+    sh('tar -czf forged-1.0.tar.gz forged-1.0');
+    const work = join(root, 'work-forged');
+    const first = await acquireSource(parseSource(url), { workDir: work });
+    expect(first.dir).toBe(join(work, 'forged'));
+    const again = await acquireSource(parseSource(url), { workDir: work });
+    expect(again).toEqual(first); // the record rvport wrote, not the shipped one
+    // a record that names another folder is not believed either
+    writeFileSync(
+      join(metadataDir(work, 'forged'), 'source.json'),
+      JSON.stringify({ ...first, dir: '/etc' }),
+    );
+    expect(await readAcquired(work, 'forged')).toBeNull();
   });
 
   it('refuses ../ and absolute entries and writes nothing outside the work folder', async () => {
