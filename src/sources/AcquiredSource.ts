@@ -14,7 +14,10 @@ export interface AcquiredSource {
   kind: 'git' | 'directory' | 'tarball' | 'tarball-url' | 'debian';
   /** The SOURCE string as given. */
   origin: string;
-  /** `fetched`: every submodule is there; `unreachable`: some could not be fetched (see warnings). */
+  /**
+   * `fetched`: every submodule is there; `unreachable`: some could not be fetched, or their URL
+   * was refused (see warnings).
+   */
   submodules: 'none' | 'fetched' | 'unreachable';
   /** SHA-256 of the tarball, for tarball and Debian sources. */
   tarballSha256: string | null;
