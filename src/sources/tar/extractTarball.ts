@@ -12,6 +12,9 @@ export const TAR_TIMEOUT_MS = 10 * 60 * 1000;
 export const MAX_TARBALL_BYTES = 8 * 1024 * 1024 * 1024;
 /** Entries (files, folders, links) of one tarball. */
 export const MAX_TARBALL_ENTRIES = 500_000;
+/** Files up to this size are held in memory and written a few at once (most of a source tree). */
+const SMALL_FILE_BYTES = 1024 * 1024;
+const PARALLEL_WRITES = 16;
 
 export interface TarballLimits {
   maxBytes: number;
@@ -92,6 +95,14 @@ async function unpackInto(
   const nodes = new Map<string, Node>();
   let entries = 0;
   let bytes = 0;
+  // Small files are written while the archive is read on; every write still goes to a new path
+  // under folders of this archive, and no link exists before all writes are done.
+  const writes = new Set<Promise<void>>();
+  let writeFailure: unknown = null;
+  const settleWrites = async () => {
+    await Promise.all(writes);
+    if (writeFailure) throw writeFailure;
+  };
 
   const addBytes = (n: number, name: string) => {
     bytes += n;
@@ -127,6 +138,7 @@ async function unpackInto(
 
   const visit = async (entry: TarEntry, content: AsyncIterable<Buffer>) => {
     signal.throwIfAborted();
+    if (writeFailure) throw writeFailure;
     entries += 1;
     if (entries > limits.maxEntries) {
       throw new SourceError(
@@ -160,7 +172,20 @@ async function unpackInto(
       addBytes(entry.size, path);
       await ensureParents(path);
       nodes.set(path, { kind: 'file' });
-      await writeFile(join(unpack, path), content, entry);
+      if (entry.size > SMALL_FILE_BYTES) {
+        await settleWrites();
+        await writeFile(join(unpack, path), content, entry);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of content) chunks.push(chunk);
+      const write = writeFile(join(unpack, path), chunks, entry)
+        .catch((error: unknown) => {
+          writeFailure ??= error;
+        })
+        .finally(() => writes.delete(write));
+      writes.add(write);
+      if (writes.size >= PARALLEL_WRITES) await Promise.race(writes);
       return;
     }
     if (entry.type === 'hardlink') {
@@ -171,6 +196,7 @@ async function unpackInto(
           file,
           `tarball hard link ${JSON.stringify(path)} -> ${JSON.stringify(entry.linkname)} does not name a file unpacked before it`,
         );
+      await settleWrites(); // the file it copies must be complete
       addBytes((await lstat(join(unpack, target))).size, path);
       await ensureParents(path);
       nodes.set(path, { kind: 'file' });
@@ -197,9 +223,11 @@ async function unpackInto(
   const input = await openDecompressed(file, signal);
   try {
     await readTar(input.stream, visit);
+    await settleWrites();
   } catch (error) {
     input.close();
     await input.finished().catch(() => {});
+    await Promise.allSettled(writes); // nothing may still write when the caller removes the folder
     throw signal.aborted && !options.signal?.aborted
       ? new SourceError(`unpacking ${basename(file)} took longer than ${TAR_TIMEOUT_MS / 1000} s`, 'acquire')
       : error;
@@ -242,7 +270,11 @@ async function unpackInto(
 }
 
 /** Writes one file's content to a new path; never follows or replaces anything there. */
-async function writeFile(path: string, content: AsyncIterable<Buffer>, entry: TarEntry): Promise<void> {
+async function writeFile(
+  path: string,
+  content: AsyncIterable<Buffer> | Iterable<Buffer>,
+  entry: TarEntry,
+): Promise<void> {
   const handle = await open(
     path,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,

@@ -84,8 +84,20 @@ export async function openDecompressed(file: string, signal?: AbortSignal): Prom
     });
   });
   exit.catch(() => {}); // read through finished(); never an unhandled rejection
+  // Once the reader stops early, the decompressor dies of a broken pipe: not a failure.
+  const output = child.stdout[Symbol.asyncIterator]();
+  const stream: AsyncIterable<Buffer> = {
+    [Symbol.asyncIterator]: () => ({
+      next: () => output.next(),
+      return: async () => {
+        if (!ended) closed = true;
+        await output.return?.();
+        return { done: true, value: undefined };
+      },
+    }),
+  };
   return {
-    stream: child.stdout,
+    stream,
     finished: () => exit,
     close: () => {
       if (ended) return;
