@@ -20,7 +20,7 @@ import { loadUserlandProofs, type UserlandProofTable } from '../sandbox/proof/us
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
 import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
-import { headCommit } from '../sources/git.ts';
+import { localHeadCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
 import { chooseSandboxMode, type RequestedMode } from './chooseSandboxMode.ts';
 import { type PortFiles, writeCacheHitOutputs, writePortOutputs } from './outputs/writePortOutputs.ts';
@@ -356,7 +356,7 @@ async function cacheHitResult(
  */
 async function localCommit(spec: SourceSpec): Promise<string | null> {
   if (spec.kind !== 'directory' || !existsSync(join(spec.path, '.git'))) return null;
-  return headCommit(spec.path).catch(() => null);
+  return localHeadCommit(spec.path);
 }
 
 function sandboxProvider(options: {

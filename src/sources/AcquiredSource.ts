@@ -1,14 +1,23 @@
 /** A source made into a local git working tree, with what is needed to reproduce it. */
 export interface AcquiredSource {
   name: string;
-  /** The git working tree. */
+  /** The source tree: exactly the source's files (what builds get a copy of). */
   dir: string;
+  /**
+   * The git metadata rvport made for the tree and reads with its own settings: `dir/.git` for a
+   * clone (git wrote it, the remote cannot), a folder outside `dir` for a tarball or plain tree
+   * (a `.git` those carry is data, never read as metadata).
+   */
+  gitDir: string;
   /** The commit checked out (for plain trees and tarballs, the import commit rvport made). */
   commit: string;
   kind: 'git' | 'directory' | 'tarball' | 'tarball-url' | 'debian';
   /** The SOURCE string as given. */
   origin: string;
-  /** `fetched`: every submodule is there; `unreachable`: some could not be fetched (see warnings). */
+  /**
+   * `fetched`: every submodule is there; `unreachable`: some could not be fetched, or their URL
+   * was refused (see warnings).
+   */
   submodules: 'none' | 'fetched' | 'unreachable';
   /** SHA-256 of the tarball, for tarball and Debian sources. */
   tarballSha256: string | null;
@@ -17,5 +26,10 @@ export interface AcquiredSource {
   acquiredAt: string;
 }
 
-/** Stored inside `.git` so the working tree stays exactly the source. */
-export const METADATA_FILE = 'rvport-source.json';
+/**
+ * rvport's own records about acquired trees live in `workDir/.rvport/NAME/` (never inside a
+ * tree, where a shipped file could forge them): `source.json` and, for imports, `git/`.
+ * Names never start with a dot, so this folder cannot collide with a tree.
+ */
+export const METADATA_FOLDER = '.rvport';
+export const METADATA_FILE = 'source.json';

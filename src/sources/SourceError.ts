@@ -1,10 +1,22 @@
+/**
+ * `invalid`: refused before anything ran; `acquire`: fetching or unpacking failed;
+ * `unsafe-entry`: an archive or tree holds something that may not reach the host (a device, a
+ * link leading out, a path outside the target); `archive-too-large` / `archive-too-many-files`:
+ * a tarball over the unpacking limits.
+ */
+export type SourceErrorCode =
+  | 'invalid'
+  | 'acquire'
+  | 'unsafe-entry'
+  | 'archive-too-large'
+  | 'archive-too-many-files';
+
 /** A SOURCE that cannot be used: bad syntax, missing path, failed download, unsafe archive. */
 export class SourceError extends Error {
   override name = 'SourceError';
   constructor(
     message: string,
-    /** `invalid`: refused before anything ran; `acquire`: fetching or unpacking failed. */
-    readonly code: 'invalid' | 'acquire' = 'invalid',
+    readonly code: SourceErrorCode = 'invalid',
   ) {
     super(message);
   }

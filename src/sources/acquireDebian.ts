@@ -5,17 +5,18 @@ import { DEBIAN_KEYRING, DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/de
 import { runProcess } from '../process/runProcess.ts';
 import type { StepOptions } from './acquireGit.ts';
 import type { Acquired } from './acquireSource.ts';
-import { extractTarball, sha256File } from './acquireTarball.ts';
-import { commitTree } from './git.ts';
+import { gitEntryWarnings, sha256File } from './acquireTarball.ts';
+import { commitTree } from './commitTree.ts';
 import type { SourceSpec } from './parseSource.ts';
 import { SourceError } from './SourceError.ts';
+import { type ExtractOptions, extractTarball } from './tar/extractTarball.ts';
 
 export const APT_TIMEOUT_MS = 20 * 60 * 1000;
 /** Private package lists older than this are refreshed before a download. */
 export const APT_LISTS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const TARBALL = /\.tar\.(gz|xz|bz2|lzma|lz|zst)$/;
 
-export interface DebianOptions extends StepOptions {
+export interface DebianOptions extends ExtractOptions {
   aptDir: string;
   suite?: string;
   mirror?: string;
@@ -113,6 +114,7 @@ function lastLines(text: string): string {
 export async function acquireDebian(
   spec: Extract<SourceSpec, { kind: 'debian' }>,
   tree: string,
+  gitDir: string,
   scratch: string,
   options: DebianOptions,
 ): Promise<Acquired> {
@@ -159,13 +161,16 @@ export async function acquireDebian(
   }
   const version = orig.replace(/^[^_]+_/, '').replace(/(\.orig)?\.tar\.[a-z0-9]+$/, '');
   const sha256 = await sha256File(join(download, orig));
-  const commit = await commitTree(
+  const { commit, listing } = await commitTree(
     tree,
+    gitDir,
     `Import ${spec.package} ${version} upstream source\n\nDebian source package: ${spec.package} (requested: ${request})\nSuite: ${suite}\nTarball: ${orig}\nSHA256: ${sha256}`,
     options,
   );
+  warnings.push(...gitEntryWarnings(listing.gitEntries));
   return {
     commit,
+    gitDir,
     submodules: 'none',
     tarballSha256: sha256,
     debian: { package: spec.package, version, suite, tarball: orig },

@@ -1,50 +1,102 @@
-import { cp, readdir, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { chmod, copyFile, lstat, mkdir, readdir, readlink, symlink, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { StepOptions } from './acquireGit.ts';
 import type { Acquired } from './acquireSource.ts';
-import { commitTree, git, headCommit } from './git.ts';
+import { gitEntryWarnings } from './acquireTarball.ts';
+import { commitTree } from './commitTree.ts';
+import { fetchSubmodules } from './fetchSubmodules.ts';
+import { git, headCommit } from './git.ts';
 import { SourceError } from './SourceError.ts';
 
 /**
  * A local repository is cloned (its committed state, the user's folder untouched); a plain tree
- * is copied and becomes a repository with one commit.
+ * is copied and becomes one commit in a repository of rvport's own at `gitDir`.
+ *
+ * The clone goes through git's transport (`--no-local`): the only git process that opens the
+ * user's repository is upload-pack, which runs no hook, fsmonitor or filter and honours its
+ * pack-objects hook only from protected config (rvport reads none), with rvport's safe `-c`
+ * settings passed along. A plain copy of the folder's `.git` would instead follow whatever
+ * links and alternates it holds. The "uncommitted changes" check compares the user's files with
+ * the clone's metadata (`--git-dir` of the clone, `--work-tree` the user's folder), so the
+ * user's own config, hooks and fsmonitor are never read by host git.
  */
-export async function acquireDirectory(path: string, tree: string, options: StepOptions): Promise<Acquired> {
+export async function acquireDirectory(
+  path: string,
+  tree: string,
+  gitDir: string,
+  options: StepOptions,
+): Promise<Acquired> {
   const entries = await readdir(path);
   if (entries.length === 0) throw new SourceError(`${path} is an empty directory`);
-  const warnings: string[] = [];
-  const isRepo = entries.includes('.git');
-  if (isRepo) {
-    const status = await git(['status', '--porcelain'], { cwd: path, signal: options.signal });
-    if (status.trim() !== '') warnings.push(`${path} has uncommitted changes; they are not part of the port`);
-    await git(['clone', '--quiet', '--no-hardlinks', '--', path, tree], { signal: options.signal });
-    const gitmodules = await git(['ls-files', '--', '.gitmodules'], { cwd: tree, signal: options.signal });
-    let submodules: Acquired['submodules'] = 'none';
-    if (gitmodules.trim() !== '') {
-      try {
-        await git(['-c', 'protocol.file.allow=always', 'submodule', 'update', '--init', '--recursive'], {
-          cwd: tree,
-          signal: options.signal,
-        });
-        submodules = 'fetched';
-      } catch (error) {
-        submodules = 'unreachable';
-        warnings.push(
-          `some submodules could not be fetched: ${error instanceof Error ? error.message : error}`,
-        );
-      }
-    }
-    return {
-      commit: await headCommit(tree, options),
-      submodules,
-      tarballSha256: null,
-      debian: null,
-      warnings,
-    };
-  }
+  if (entries.includes('.git')) return cloneLocal(path, tree, options);
   options.log?.(`importing the plain tree ${path}`);
-  // A folder the user named through a link is copied, not the link (cp copies a link as a link,
-  // and rvport's readers refuse a tree whose root is one).
-  await cp(await realpath(path), tree, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-  const commit = await commitTree(tree, `Import ${path}`, options);
-  return { commit, submodules: 'none', tarballSha256: null, debian: null, warnings };
+  const warnings: string[] = [];
+  await copyTree(path, tree, warnings);
+  const { commit, listing } = await commitTree(tree, gitDir, `Import ${path}`, options);
+  warnings.push(...gitEntryWarnings(listing.gitEntries));
+  return { commit, gitDir, submodules: 'none', tarballSha256: null, debian: null, warnings };
+}
+
+async function cloneLocal(path: string, tree: string, options: StepOptions): Promise<Acquired> {
+  const warnings: string[] = [];
+  options.log?.(`cloning the local repository ${path}`);
+  try {
+    await git(
+      ['clone', '--quiet', '--no-local', '--no-recurse-submodules', '--template=', '--', path, tree],
+      {
+        signal: options.signal,
+        config: ['protocol.allow=never', 'protocol.file.allow=always'],
+      },
+    );
+  } catch (error) {
+    if (error instanceof Error && /dubious ownership/.test(error.message))
+      throw new SourceError(
+        `${path} is a repository of another user, which git will not read as this one (its config could run programs); run rvport as its owner, or port a copy you own`,
+        'acquire',
+      );
+    throw error;
+  }
+  const gitDir = join(tree, '.git');
+  const status = await git(['status', '--porcelain', '--ignore-submodules=all', '--untracked-files=normal'], {
+    gitDir,
+    workTree: path,
+    signal: options.signal,
+  }).catch(() => '');
+  if (status.trim() !== '') warnings.push(`${path} has uncommitted changes; they are not part of the port`);
+  const fetched = await fetchSubmodules(tree, { kind: 'local', root: path }, options);
+  return {
+    commit: await headCommit(gitDir, options),
+    gitDir,
+    submodules: fetched.submodules,
+    tarballSha256: null,
+    debian: null,
+    warnings: [...warnings, ...fetched.warnings],
+  };
+}
+
+/**
+ * Copies a plain tree without following links: files, folders and links as they are (links
+ * verbatim), modes without setuid, setgid and sticky bits. Sockets, fifos and devices are left
+ * out with a warning: they are no source and must not reach a build.
+ */
+async function copyTree(from: string, to: string, warnings: string[]): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    const stat = await lstat(source);
+    if (entry.isSymbolicLink()) {
+      await symlink(await readlink(source), target);
+      continue;
+    }
+    if (entry.isDirectory()) await copyTree(source, target, warnings);
+    else if (entry.isFile()) await copyFile(source, target, constants.COPYFILE_EXCL);
+    else {
+      warnings.push(`${source} is neither a file, a folder nor a link; left out`);
+      continue;
+    }
+    await chmod(target, entry.isDirectory() ? (stat.mode & 0o777) | 0o700 : stat.mode & 0o777);
+    await utimes(target, stat.atime, stat.mtime);
+  }
 }

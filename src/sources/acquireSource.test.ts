@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireSource } from './acquireSource.ts';
+import { acquireSource, metadataDir, readAcquired } from './acquireSource.ts';
 import { parseSource } from './parseSource.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rvport-acquire-'));
@@ -41,10 +41,12 @@ describe('acquireSource', () => {
     const src = await acquireSource(parseSource(plainTree('plain')), { workDir: work });
     expect(src).toMatchObject({ name: 'plain', dir: join(work, 'plain'), kind: 'directory' });
     expect(src.commit).toMatch(/^[0-9a-f]{40}$/);
-    expect(sh('git rev-parse HEAD', src.dir).trim()).toBe(src.commit);
-    expect(sh('git ls-files', src.dir).split('\n')).toContain('src/main.c');
-    expect(sh('git status --porcelain', src.dir)).toBe('');
-    expect(readdirSync(work)).toEqual(['plain']); // the staging folder is gone
+    expect(src.gitDir).toBe(join(work, '.rvport', 'plain', 'git'));
+    expect(existsSync(join(src.dir, '.git'))).toBe(false); // the tree is exactly the source
+    expect(sh(`git --git-dir=${src.gitDir} rev-parse HEAD`).trim()).toBe(src.commit);
+    expect(sh(`git --git-dir=${src.gitDir} ls-files`).split('\n')).toContain('src/main.c');
+    expect(sh(`git --git-dir=${src.gitDir} --work-tree=${src.dir} status --porcelain`)).toBe('');
+    expect(readdirSync(work).sort()).toEqual(['.rvport', 'plain']); // the staging folder is gone
   });
 
   it('copies a plain tree the user names through a link, not the link', async () => {
@@ -67,12 +69,12 @@ describe('acquireSource', () => {
     expect(src.warnings.join()).toMatch(/uncommitted/);
   });
 
-  it('clones a git URL with its submodules', async () => {
-    const sub = plainTree('sub');
-    sh(`git init -q . && git add -A -f && git ${gitId} commit -qm sub`, sub);
+  it('clones a git URL with its submodules (local ones from inside the same repository)', async () => {
     const top = plainTree('top');
+    const sub = plainTree('top/vendor-src/sub');
+    sh(`git init -q . && git add -A -f && git ${gitId} commit -qm sub`, sub);
     sh(
-      `git init -q . && git -c protocol.file.allow=always submodule -q add ${sub} third_party/sub && git add -A -f && git ${gitId} commit -qm top`,
+      `echo vendor-src/ > .gitignore && git init -q . && git -c protocol.file.allow=always submodule -q add ./vendor-src/sub third_party/sub && git add -A && git ${gitId} commit -qm top`,
       top,
     );
     const src = await acquireSource(parseSource(`file://${top}`), { workDir: join(root, 'work-git') });
@@ -80,7 +82,7 @@ describe('acquireSource', () => {
     expect(existsSync(join(src.dir, 'third_party', 'sub', 'src', 'main.c'))).toBe(true);
 
     sh(
-      `git config -f .gitmodules submodule.third_party/sub.url ${join(root, 'gone')} && git ${gitId} commit -qam moved`,
+      `git config -f .gitmodules submodule.third_party/sub.url ./vendor-src/gone && git ${gitId} commit -qam moved`,
       top,
     );
     const partial = await acquireSource(parseSource(`file://${top}`), { workDir: join(root, 'work-git2') });
@@ -97,7 +99,7 @@ describe('acquireSource', () => {
     expect(second.acquiredAt).toBe(first.acquiredAt);
     const third = await acquireSource(parseSource(`file://${repo}`), { workDir: work, reuse: false });
     expect(third.acquiredAt).not.toBe(first.acquiredAt);
-    expect(readdirSync(work)).toEqual(['again']);
+    expect(readdirSync(work).sort()).toEqual(['.rvport', 'again']);
   });
 
   it('takes a local folder afresh each time, so later commits and edits are seen', async () => {
@@ -131,6 +133,7 @@ describe('acquireSource with tarballs', () => {
     sh('tar -czf pkg-1.0.tar.gz pkg-1.0');
     server = createServer((req, res) => {
       if (req.url === '/dl/pkg-1.0.tar.gz') res.end(readFileSync(join(root, 'pkg-1.0.tar.gz')));
+      else if (req.url === '/dl/forged-1.0.tar.gz') res.end(readFileSync(join(root, 'forged-1.0.tar.gz')));
       else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -152,7 +155,10 @@ describe('acquireSource with tarballs', () => {
     const src = await acquireSource(parseSource(join(root, 'flat.tar.xz')), {
       workDir: join(root, 'work-flat'),
     });
-    expect(sh('git ls-files', src.dir).trim().split('\n').sort()).toEqual(['configure.ac', 'src/main.c']);
+    expect(sh(`git --git-dir=${src.gitDir} ls-files`).trim().split('\n').sort()).toEqual([
+      'configure.ac',
+      'src/main.c',
+    ]);
   });
 
   it('downloads a tarball URL', async () => {
@@ -164,6 +170,28 @@ describe('acquireSource with tarballs', () => {
     await expect(
       acquireSource(parseSource(`${base}/dl/missing-1.0.tar.gz`), { workDir: join(root, 'work-url') }),
     ).rejects.toThrow(/HTTP 404/);
+  });
+
+  it('keeps its records outside the tree, so a shipped record cannot forge a reused source', async () => {
+    const forged = join(root, 'forged-1.0');
+    mkdirSync(join(forged, '.git'), { recursive: true });
+    writeFileSync(join(forged, 'configure.ac'), 'AC_INIT([forged], [1.0])\n');
+    const url = `${base}/dl/forged-1.0.tar.gz`;
+    const lie = { name: 'forged', dir: '/etc', gitDir: '/etc', origin: url, commit: '0'.repeat(40) };
+    writeFileSync(join(forged, '.git', 'rvport-source.json'), JSON.stringify(lie));
+    writeFileSync(join(forged, '.git', 'source.json'), JSON.stringify(lie));
+    sh('tar -czf forged-1.0.tar.gz forged-1.0');
+    const work = join(root, 'work-forged');
+    const first = await acquireSource(parseSource(url), { workDir: work });
+    expect(first.dir).toBe(join(work, 'forged'));
+    const again = await acquireSource(parseSource(url), { workDir: work });
+    expect(again).toEqual(first); // the record rvport wrote, not the shipped one
+    // a record that names another folder is not believed either
+    writeFileSync(
+      join(metadataDir(work, 'forged'), 'source.json'),
+      JSON.stringify({ ...first, dir: '/etc' }),
+    );
+    expect(await readAcquired(work, 'forged')).toBeNull();
   });
 
   it('refuses ../ and absolute entries and writes nothing outside the work folder', async () => {

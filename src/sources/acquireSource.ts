@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AcquiredSource, METADATA_FILE } from './AcquiredSource.ts';
+import { type AcquiredSource, METADATA_FILE, METADATA_FOLDER } from './AcquiredSource.ts';
 import { acquireDebian } from './acquireDebian.ts';
 import { acquireDirectory } from './acquireDirectory.ts';
 import { acquireGit } from './acquireGit.ts';
 import { acquireTarballFile, downloadTarball } from './acquireTarball.ts';
 import type { SourceSpec } from './parseSource.ts';
+import type { TarballLimits } from './tar/extractTarball.ts';
 
 export interface AcquireOptions {
   /** The work folder: the tree lands in `workDir/NAME`; nothing is written outside it. */
@@ -25,29 +26,41 @@ export interface AcquireOptions {
   suite?: string;
   /** Debian mirror (default: the one this machine's apt sources use). */
   mirror?: string;
+  /** Unpacking limits for tarballs (defaults MAX_TARBALL_BYTES, MAX_TARBALL_ENTRIES). */
+  tarballLimits?: Partial<TarballLimits>;
   log?: (line: string) => void;
 }
 
 export type Acquired = Omit<AcquiredSource, 'name' | 'dir' | 'kind' | 'origin' | 'acquiredAt'>;
 
+/** rvport's records about the tree `name` (its metadata file and, for imports, its git dir). */
+export function metadataDir(workDir: string, name: string): string {
+  return join(workDir, METADATA_FOLDER, name);
+}
+
 /**
- * Turns any SOURCE into a git working tree at `workDir/NAME` with its commit recorded. The
- * tree is built in a temporary folder inside `workDir` and renamed into place, so an
- * interrupted or failed acquisition leaves nothing half-written behind.
+ * Turns any SOURCE into a tree at `workDir/NAME` with its commit recorded. The tree is built in
+ * a temporary folder inside `workDir` and renamed into place, so an interrupted or failed
+ * acquisition leaves nothing half-written behind. The records go last: a crash in between
+ * leaves no record, and the next run acquires again.
  */
 export async function acquireSource(spec: SourceSpec, options: AcquireOptions): Promise<AcquiredSource> {
   await mkdir(options.workDir, { recursive: true });
   const target = join(options.workDir, spec.name);
+  const meta = metadataDir(options.workDir, spec.name);
   const local = spec.kind === 'directory' || spec.kind === 'tarball';
   if (options.reuse !== false && !local) {
-    const existing = await readAcquired(target);
+    const existing = await readAcquired(options.workDir, spec.name);
     if (existing && existing.origin === spec.raw) return existing;
   }
   const staging = join(options.workDir, `.${spec.name}.acquire-${randomBytes(4).toString('hex')}`);
   const tree = join(staging, 'tree');
-  await mkdir(staging, { recursive: true });
+  const stagedMeta = join(staging, 'meta');
+  await mkdir(stagedMeta, { recursive: true });
   try {
-    const acquired = await acquireInto(spec, tree, staging, options);
+    // an import's git dir holds no path, so it is built here and moved with the record
+    const stagedGitDir = join(stagedMeta, 'git');
+    const acquired = await acquireInto(spec, tree, stagedGitDir, staging, options);
     const source: AcquiredSource = {
       name: spec.name,
       dir: target,
@@ -55,13 +68,14 @@ export async function acquireSource(spec: SourceSpec, options: AcquireOptions): 
       origin: spec.raw,
       acquiredAt: new Date().toISOString(),
       ...acquired,
+      gitDir: acquired.gitDir === stagedGitDir ? join(meta, 'git') : join(target, '.git'),
     };
-    await writeFile(join(tree, '.git', METADATA_FILE), `${JSON.stringify(source, null, 2)}\n`);
-    if (existsSync(target)) {
-      const old = join(staging, 'old');
-      await rename(target, old);
-    }
+    await writeFile(join(stagedMeta, METADATA_FILE), `${JSON.stringify(source, null, 2)}\n`);
+    await rm(meta, { recursive: true, force: true });
+    if (existsSync(target)) await rename(target, join(staging, 'old'));
     await rename(tree, target);
+    await mkdir(join(options.workDir, METADATA_FOLDER), { recursive: true });
+    await rename(stagedMeta, meta);
     return source;
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -71,25 +85,28 @@ export async function acquireSource(spec: SourceSpec, options: AcquireOptions): 
 async function acquireInto(
   spec: SourceSpec,
   tree: string,
+  gitDir: string,
   staging: string,
   options: AcquireOptions,
 ): Promise<Acquired> {
   const { signal, log } = options;
+  const limits = options.tarballLimits;
   switch (spec.kind) {
     case 'git':
       return acquireGit(spec.url, tree, { signal, log });
     case 'directory':
-      return acquireDirectory(spec.path, tree, { signal, log });
+      return acquireDirectory(spec.path, tree, gitDir, { signal, log });
     case 'tarball':
-      return acquireTarballFile(spec.path, tree, staging, { signal, log });
+      return acquireTarballFile(spec.path, tree, gitDir, staging, { signal, log, limits });
     case 'tarball-url': {
       const file = await downloadTarball(spec.url, staging, { signal, log });
-      return acquireTarballFile(file, tree, staging, { signal, log });
+      return acquireTarballFile(file, tree, gitDir, staging, { signal, log, limits });
     }
     case 'debian':
-      return acquireDebian(spec, tree, staging, {
+      return acquireDebian(spec, tree, gitDir, staging, {
         signal,
         log,
+        limits,
         aptDir: options.aptDir ?? join(options.workDir, '.debian-apt'),
         suite: options.suite,
         mirror: options.mirror,
@@ -97,10 +114,19 @@ async function acquireInto(
   }
 }
 
-/** The metadata of a tree acquired earlier, or null when there is none (or it is unreadable). */
-export async function readAcquired(dir: string): Promise<AcquiredSource | null> {
+/**
+ * The record of the tree `name` acquired earlier in `workDir`, or null when there is none (or it
+ * is unreadable, or its tree is gone). Its place is rvport's own, never inside a tree.
+ */
+export async function readAcquired(workDir: string, name: string): Promise<AcquiredSource | null> {
   try {
-    return JSON.parse(await readFile(join(dir, '.git', METADATA_FILE), 'utf8')) as AcquiredSource;
+    const source = JSON.parse(
+      await readFile(join(metadataDir(workDir, name), METADATA_FILE), 'utf8'),
+    ) as AcquiredSource;
+    const dir = join(workDir, name);
+    if (source.name !== name || source.dir !== dir || !existsSync(dir) || !existsSync(source.gitDir))
+      return null;
+    return source;
   } catch {
     return null;
   }

@@ -1,7 +1,9 @@
-// Sources: SOURCE strings validated and turned into local git working trees.
+// Sources: SOURCE strings validated and turned into local trees with their commit recorded.
 
 export { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
 export type { AcquiredSource } from './AcquiredSource.ts';
-export { type AcquireOptions, acquireSource, readAcquired } from './acquireSource.ts';
+export { type AcquireOptions, acquireSource, metadataDir, readAcquired } from './acquireSource.ts';
+export { localHeadCommit } from './git.ts';
 export { nameFromTarball, nameFromUrlPath, parseSource, type SourceSpec } from './parseSource.ts';
-export { isSourceError, SourceError } from './SourceError.ts';
+export { isSourceError, SourceError, type SourceErrorCode } from './SourceError.ts';
+export { MAX_TARBALL_BYTES, MAX_TARBALL_ENTRIES, type TarballLimits } from './tar/extractTarball.ts';

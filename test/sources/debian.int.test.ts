@@ -19,9 +19,12 @@ describe('debian: sources through a private apt configuration (network)', () => 
     expect(src.debian?.tarball).toMatch(/^sl_.*\.orig\.tar\./);
     expect(existsSync(join(src.dir, 'sl.c'))).toBe(true);
     expect(existsSync(join(src.dir, 'debian'))).toBe(false);
-    const log = execFileSync('git', ['log', '--format=%H %s'], { cwd: src.dir, encoding: 'utf8' });
+    const log = execFileSync('git', [`--git-dir=${src.gitDir}`, 'log', '--format=%H %s'], {
+      encoding: 'utf8',
+    });
     expect(log.trim()).toBe(`${src.commit} Import sl ${src.debian?.version} upstream source`);
-    expect(readdirSync(work)).toEqual(['sl']);
+    expect(readdirSync(work).sort()).toEqual(['.rvport', 'sl']);
+    expect(existsSync(join(src.dir, '.git'))).toBe(false); // the metadata lives in rvport's folder
   });
 
   it('fails clearly for a package that does not exist, writing nothing', { timeout: 300_000 }, async () => {

@@ -3,8 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { metadataDir } from '../../sources/acquireSource.ts';
 import { renderEscalation } from '../outputs/renderEscalation.ts';
 import { FakeSandbox, fakePortServices, runPortNode } from '../testing/fakePortServices.ts';
 import { portState } from '../testing/portStateFixture.ts';
@@ -29,8 +30,9 @@ describe('the init node', () => {
     });
     const update = await runPortNode(initNode, portState({ source: { spec: dir, name: 'demo' } }), services);
     const acquired = update.source?.dir ?? '';
-    const tree = execFileSync('git', ['rev-parse', 'HEAD^{tree}'], {
-      cwd: acquired,
+    // an imported plain tree is recorded in rvport's own git dir, outside the tree
+    const gitDir = join(metadataDir(dirname(acquired), basename(acquired)), 'git');
+    const tree = execFileSync('git', [`--git-dir=${gitDir}`, 'rev-parse', 'HEAD^{tree}'], {
       encoding: 'utf8',
     }).trim();
     expect(update.source?.tree).toBe(tree);

@@ -29,7 +29,7 @@ export const initNode = FunctionNode<PortState>({
         ...(svc.mirror ? { mirror: svc.mirror } : {}),
         log: (line) => svc.progress({ type: 'note', message: line }),
       });
-      const tree = await headTree(acquired.dir, { signal: ctx.signal });
+      const tree = await headTree(acquired.gitDir, { signal: ctx.signal });
       const choice = svc.chooseMode?.(tree);
       if (choice) svc.progress({ type: 'note', message: `sandbox mode ${choice.mode}: ${choice.reason}` });
       const contents = await svc.contents();

@@ -2,6 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { guardDiffInTree } from '../../llm/index.ts';
 import { runProcess } from '../../process/runProcess.ts';
+import { commitTree } from '../../sources/commitTree.ts';
+import { gitEnvironment, SAFE_GIT_CONFIG } from '../../sources/git.ts';
 
 export interface SourcePatch {
   /** The file name in patches/ (`0001-short-name.patch`). */
@@ -14,21 +16,23 @@ export class PatchError extends Error {
   override readonly name = 'PatchError';
 }
 
-const GIT_IDENTITY = [
-  '-c',
-  'user.name=rvport',
-  '-c',
-  'user.email=rvport@localhost',
-  '-c',
-  'core.autocrlf=false',
-];
-
-async function git(cwd: string, args: readonly string[], stdin?: string) {
+/**
+ * Host git for patches, with the sources module's safe settings and fixed environment. `gitDir`
+ * is always explicit: `/dev/null` (no repository: `git apply` works as a plain patch tool) or a
+ * scratch repository of rvport's own, so a `.git` in the tree, shipped by a tarball or changed
+ * by a build, is never read.
+ */
+async function git(
+  gitDir: string,
+  args: readonly string[],
+  options: { cwd?: string; input?: string; index?: string } = {},
+) {
   return runProcess({
-    command: ['git', ...GIT_IDENTITY, ...args],
-    cwd,
-    ...(stdin !== undefined ? { input: stdin } : {}),
-    env: { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' },
+    command: ['git', ...SAFE_GIT_CONFIG, `--git-dir=${gitDir}`, ...args],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.input !== undefined ? { input: options.input } : {}),
+    env: gitEnvironment(options.index ? { GIT_INDEX_FILE: options.index } : {}),
+    clearEnv: true,
   });
 }
 
@@ -41,7 +45,10 @@ export async function applyPatches(tree: string, patches: readonly SourcePatch[]
     // Patches come back from the recipe cache, imported bundles and resumed state: checked again.
     const verdict = await guardDiffInTree(patch.diff, tree);
     if (!verdict.allowed) throw new PatchError(`patch ${patch.name} is refused: ${verdict.reason}`);
-    const applied = await git(tree, ['apply', '--whitespace=nowarn', '-'], verdict.diff);
+    const applied = await git('/dev/null', ['apply', '--whitespace=nowarn', '-'], {
+      cwd: tree,
+      input: verdict.diff,
+    });
     if (applied.exitCode !== 0)
       throw new PatchError(`patch ${patch.name} does not apply: ${applied.stderr.trim().split('\n')[0]}`);
   }
@@ -50,7 +57,8 @@ export async function applyPatches(tree: string, patches: readonly SourcePatch[]
 /**
  * Turns a proposed diff (from the LLM fixer: often with loose hunk counts or without `a/`/`b/`
  * prefixes) into a canonical git diff against the source with the earlier patches applied, or
- * says why it cannot be applied. Works on a throwaway copy; the source is never touched.
+ * says why it cannot be applied. The source's files are recorded in a scratch repository and
+ * the patches applied to its index only (`--cached`): the source is never touched nor copied.
  */
 export async function canonicalPatch(
   sourceDir: string,
@@ -59,47 +67,47 @@ export async function canonicalPatch(
   scratchParent: string,
 ): Promise<{ diff: string; files: string[] } | { error: string }> {
   const scratch = await mkdtemp(join(scratchParent, 'rvport-patch-'));
+  const gitDir = join(scratch, 'git');
+  const index = join(scratch, 'index');
   try {
-    const copy = await runProcess({
-      command: ['cp', '-a', '--reflink=auto', '--', `${sourceDir}/.`, scratch],
-    });
-    if (copy.exitCode !== 0) return { error: `cannot copy the source: ${copy.stderr.trim()}` };
-    await rm(join(scratch, '.git'), { recursive: true, force: true });
-    for (const args of [
-      ['init', '-q'],
-      ['add', '-A'],
-      ['commit', '-q', '--no-verify', '-m', 'source'],
-    ]) {
-      const r = await git(scratch, args);
-      if (r.exitCode !== 0) return { error: `git ${args[0]} failed: ${r.stderr.trim()}` };
-    }
     try {
-      await applyPatches(scratch, earlier);
+      await commitTree(sourceDir, gitDir, 'source');
     } catch (error) {
-      return { error: (error as Error).message };
+      return { error: `cannot record the source: ${(error as Error).message}` };
     }
-    const baseline = await git(scratch, ['add', '-A']);
-    const commit = await git(scratch, [
-      'commit',
-      '-q',
-      '--no-verify',
-      '--allow-empty',
-      '-m',
-      'earlier patches',
-    ]);
-    if (baseline.exitCode !== 0 || commit.exitCode !== 0)
-      return { error: 'cannot record the earlier patches' };
+    const read = await git(gitDir, ['read-tree', 'HEAD'], { index });
+    if (read.exitCode !== 0) return { error: `cannot record the source: ${read.stderr.trim()}` };
+    for (const patch of earlier) {
+      const applied = await git(gitDir, ['apply', '--cached', '--whitespace=nowarn', '-'], {
+        index,
+        input: patch.diff,
+      });
+      if (applied.exitCode !== 0)
+        return { error: `patch ${patch.name} does not apply: ${applied.stderr.trim().split('\n')[0]}` };
+    }
+    const baseline = await git(gitDir, ['write-tree'], { index });
+    if (baseline.exitCode !== 0) return { error: 'cannot record the earlier patches' };
+    const base = baseline.stdout.trim();
 
     const text = proposed.endsWith('\n') ? proposed : `${proposed}\n`;
     let lastError = '';
     // Prefixed paths first; hunks without context lines (which git refuses by default) last.
     const ways = [['-p1'], ['-p0'], ['-p1', '--unidiff-zero'], ['-p0', '--unidiff-zero']];
     for (const way of ways) {
-      const applied = await git(scratch, ['apply', '--recount', '--whitespace=nowarn', ...way, '-'], text);
+      const applied = await git(
+        gitDir,
+        ['apply', '--cached', '--recount', '--whitespace=nowarn', ...way, '-'],
+        { index, input: text },
+      );
       if (applied.exitCode === 0) {
-        await git(scratch, ['add', '-A']);
-        const diff = await git(scratch, ['diff', '--cached', '--no-color', '--no-ext-diff', 'HEAD']);
-        const names = await git(scratch, ['diff', '--cached', '--name-only', 'HEAD']);
+        const diff = await git(
+          gitDir,
+          ['diff', '--cached', '--no-color', '--no-ext-diff', '--no-textconv', base],
+          {
+            index,
+          },
+        );
+        const names = await git(gitDir, ['diff', '--cached', '--name-only', base], { index });
         if (!diff.stdout.trim()) return { error: 'the patch changes nothing' };
         return { diff: diff.stdout, files: names.stdout.split('\n').filter(Boolean) };
       }
