@@ -39,7 +39,7 @@ describe('describePortResult', () => {
       command: './configure --prefix=/usr',
       evidence: 'configure: error: "libfoo not found"',
     };
-    const text = describePortResult(escalated({ errors: [anError('BUILD'), error], audit: audit(12) }));
+    const text = describePortResult(escalated({ errors: [anError('COMPILATION'), error], audit: audit(12) }));
     const lines = text.trimEnd().split('\n');
     expect(lines[0]).toBe(`rvport: escalated: ${reason}`);
     expect(lines[1]).toBe('last error (DEPENDENCY in build/configure: ./configure --prefix=/usr):');
