@@ -20,8 +20,8 @@ if (useBuild()) {
 }
 
 function useBuild() {
-  if (!existsSync(built)) return false;
   if (!existsSync(sources)) return true; // an installed package ships dist/ only
+  if (!existsSync(built)) return false;
   return newestSource(sources.pathname) <= statSync(built).mtimeMs;
 }
 
