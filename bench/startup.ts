@@ -37,11 +37,10 @@ try {
   const hit = `env RVPORT_HOME=${home} node ${bin} port debian:sl --mode accelerated --out ${out}`;
   const check = spawnSync('sh', ['-c', hit], { encoding: 'utf8' });
   if (!/recipe cache hit/.test(check.stderr)) throw new Error(`not a cache hit:\n${check.stderr}`);
-  const run = spawnSync(
-    'hyperfine',
-    ['--warmup', '3', '--runs', '20', '-N', '-n', 'rvport --version', `node ${bin} --version`, '-n', 'cache hit', hit],
-    { stdio: 'inherit' },
-  );
+  const commands = ['-n', 'rvport --version', `node ${bin} --version`, '-n', 'cache hit', hit];
+  const run = spawnSync('hyperfine', ['--warmup', '3', '--runs', '20', '-N', ...commands], {
+    stdio: 'inherit',
+  });
   process.exitCode = run.status ?? 1;
 } finally {
   rmSync(home, { recursive: true, force: true });
