@@ -36,7 +36,8 @@ try {
   const out = join(home, 'out');
   const hit = `env RVPORT_HOME=${home} node ${bin} port debian:sl --mode accelerated --out ${out}`;
   const check = spawnSync('sh', ['-c', hit], { encoding: 'utf8' });
-  if (!/recipe cache hit/.test(check.stderr)) throw new Error(`not a cache hit:\n${check.stderr}`);
+  if (!/recipe cache hit/.test(check.stderr))
+    throw new Error(`not a cache hit (exit ${check.status}):\n${check.stderr}${check.stdout}`);
   const commands = ['-n', 'rvport --version', `node ${bin} --version`, '-n', 'cache hit', hit];
   const run = spawnSync('hyperfine', ['--warmup', '3', '--runs', '20', '-N', ...commands], {
     stdio: 'inherit',
