@@ -19,6 +19,8 @@ if (useBuild()) {
   process.exitCode = await main(process.argv);
 }
 
+// dist/.built appears when a build is complete and keeps the time the build started, so a source
+// saved while tsc was running counts as newer than the build.
 function useBuild() {
   if (!existsSync(sources)) return true; // an installed package ships dist/ only
   if (!existsSync(built)) return false;

@@ -37,7 +37,7 @@ describe('npm test scripts', () => {
     expect(filesOf(scripts['test:unit'] as string)).toEqual(unit);
   });
 
-  it('test runs the check, the type check and every test, and stops at the first failure', () => {
+  it('test chains the check, the type check and every test with && (non-zero at the first failure)', () => {
     expect(scripts.test).toBe('npm run check && npm run typecheck && npm run test:all');
     const all = [...testFiles(join(root, 'src')), ...testFiles(join(root, 'test'))].sort();
     expect(filesOf(scripts['test:all'] as string)).toEqual(all);
