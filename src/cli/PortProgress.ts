@@ -1,9 +1,11 @@
 import type { ProgressEvent } from '../port/ProgressEvent.ts';
+import { terminalSafe } from './terminalSafe.ts';
 
 /**
  * The port's progress on stderr. On a terminal: one status line kept up to date (node, phase,
  * elapsed time, the last line of the running command). Otherwise plain lines, one per node and
- * command, so logs stay readable.
+ * command, so logs stay readable. Commands and their output come from the repository: they are
+ * written without their escape sequences (terminalSafe).
  */
 export class PortProgress {
   private node = '';
@@ -50,7 +52,7 @@ export class PortProgress {
 
   private print(line: string): void {
     this.clearLine();
-    this.stream.write(`${line}\n`);
+    this.stream.write(`${terminalSafe(line)}\n`);
     if (this.interactive) this.draw();
   }
 
@@ -58,7 +60,7 @@ export class PortProgress {
     const width = this.stream.columns || 100;
     const elapsed = Math.round((Date.now() - this.started) / 1000);
     const head = `${String(Math.floor(elapsed / 60)).padStart(2, '0')}:${String(elapsed % 60).padStart(2, '0')} ${this.node}${this.phase ? `/${this.phase}` : ''}`;
-    const text = `${head}  ${this.lastLine.replace(/\s+/g, ' ')}`;
+    const text = terminalSafe(`${head}  ${this.lastLine.replace(/\s+/g, ' ')}`);
     this.stream.write(`\r\x1b[2K${text.slice(0, width - 1)}`);
     this.drawn = true;
   }

@@ -1,22 +1,22 @@
 import type { Command } from 'commander';
 import type { CliContext } from './CliContext.ts';
-import { registerAnalyzeCommand } from './commands/analyze.ts';
-import { registerBatchCommand } from './commands/batch.ts';
-import { registerCacheCommand } from './commands/cache.ts';
-import { registerPortCommand } from './commands/port.ts';
-import { registerSandboxCommand } from './commands/sandbox.ts';
-import { registerVerifyCommand } from './commands/verify.ts';
-import { registerWorkerCommand } from './commands/worker.ts';
-import { registerWorkflowCommand } from './commands/workflow.ts';
 
-/** Every top-level command, one registration each. */
-export const commandRegistrations: ReadonlyArray<(program: Command, ctx: CliContext) => void> = [
-  registerPortCommand,
-  registerWorkflowCommand,
-  registerVerifyCommand,
-  registerAnalyzeCommand,
-  registerSandboxCommand,
-  registerCacheCommand,
-  registerBatchCommand,
-  registerWorkerCommand,
+export type CommandRegistration = (program: Command, ctx: CliContext) => void;
+
+/**
+ * Every top-level command, by name, with the import of its registration. A command's module pulls
+ * in what it runs (the port graph, the LLM SDKs, the queue client), so the CLI imports only the
+ * one that is invoked: `rvport --version` loads none of them.
+ */
+export const commands: ReadonlyArray<{ name: string; load: () => Promise<CommandRegistration> }> = [
+  { name: 'port', load: async () => (await import('./commands/port.ts')).registerPortCommand },
+  { name: 'workflow', load: async () => (await import('./commands/workflow.ts')).registerWorkflowCommand },
+  { name: 'verify', load: async () => (await import('./commands/verify.ts')).registerVerifyCommand },
+  { name: 'analyze', load: async () => (await import('./commands/analyze.ts')).registerAnalyzeCommand },
+  { name: 'sandbox', load: async () => (await import('./commands/sandbox.ts')).registerSandboxCommand },
+  { name: 'cache', load: async () => (await import('./commands/cache.ts')).registerCacheCommand },
+  { name: 'batch', load: async () => (await import('./commands/batch.ts')).registerBatchCommand },
+  { name: 'worker', load: async () => (await import('./commands/worker.ts')).registerWorkerCommand },
 ];
+
+export const commandNames: readonly string[] = commands.map((c) => c.name);

@@ -1,11 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { version } from '../version.ts';
 import type { CliContext } from './CliContext.ts';
-import { commandRegistrations } from './commands.ts';
+import { type CommandRegistration, commands } from './commands.ts';
 import { ExitCode } from './exitCodes.ts';
 import { UsageError } from './UsageError.ts';
+import { withRepoAlias } from './withRepoAlias.ts';
 
-export function buildProgram(ctx: CliContext): Command {
+/** The program with the commands `argv` needs (see registrationsFor). */
+export async function buildProgram(ctx: CliContext, argv: readonly string[]): Promise<Command> {
   const program = new Command('rvport')
     .description('Port a source repository to RISC-V (riscv64 Linux) and prove it.')
     .version(version)
@@ -13,8 +15,23 @@ export function buildProgram(ctx: CliContext): Command {
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s) });
-  for (const register of commandRegistrations) register(program, ctx);
+  for (const register of await registrationsFor(argv.slice(2))) register(program, ctx);
   return program;
+}
+
+/**
+ * The invoked command alone; none for `--version`; all of them for help, a mistyped command or
+ * none (commander lists them, or suggests the nearest). rvport's own options take no value, so
+ * the first argument that is not an option names the command.
+ */
+async function registrationsFor(args: readonly string[]): Promise<CommandRegistration[]> {
+  const end = args.indexOf('--');
+  const named = (end === -1 ? args : args.slice(0, end)).find((a) => !a.startsWith('-'));
+  const invoked = commands.find((c) => c.name === named);
+  if (invoked) return [await invoked.load()];
+  const versionOnly = named === undefined && args.some((a) => a === '-V' || a === '--version');
+  if (versionOnly && !args.some((a) => a === '-h' || a === '--help')) return [];
+  return Promise.all(commands.map((c) => c.load()));
 }
 
 /** Runs the CLI and returns the exit code (the caller sets process.exitCode). */
@@ -34,7 +51,8 @@ export async function main(argv: string[]): Promise<number> {
     err: (s) => process.stderr.write(s),
   };
   try {
-    await buildProgram(ctx).parseAsync(withRepoAlias(argv));
+    const args = withRepoAlias(argv);
+    await (await buildProgram(ctx, args)).parseAsync(args);
     return ctx.exitCode;
   } catch (error) {
     return reportError(error, ctx);
@@ -42,17 +60,6 @@ export async function main(argv: string[]): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-}
-
-/** `rvport --repo SOURCE …` (the seed system's spelling) is `rvport port SOURCE …`. */
-export function withRepoAlias(argv: readonly string[]): string[] {
-  const args = argv.slice(2);
-  const at = args.findIndex((a) => a === '--repo' || a.startsWith('--repo='));
-  if (at === -1) return [...argv];
-  const arg = args[at] as string;
-  const source = arg.startsWith('--repo=') ? [arg.slice('--repo='.length)] : args.slice(at + 1, at + 2);
-  const rest = [...args.slice(0, at), ...args.slice(at + (arg.startsWith('--repo=') ? 1 : 2))];
-  return [...argv.slice(0, 2), 'port', ...source, ...rest];
 }
 
 function reportError(error: unknown, ctx: CliContext): number {

@@ -4,6 +4,7 @@ import type { RequestedMode } from '../../port/chooseSandboxMode.ts';
 import { runPort } from '../../port/runPort.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
 import type { CliContext } from '../CliContext.ts';
+import { describePortResult } from '../describePortResult.ts';
 import { nonNegative, positiveInt } from '../numberOptions.ts';
 import { PortProgress } from '../PortProgress.ts';
 import { UsageError } from '../UsageError.ts';
@@ -106,7 +107,7 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
             )}\n`,
           );
         }
-        ctx.err(`rvport: ${result.message}\nrvport: outputs in ${result.outDir}\n`);
+        ctx.err(describePortResult(result));
       } catch (error) {
         progress.stop();
         if (isSourceError(error)) throw new UsageError(error.message);

@@ -18,7 +18,8 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
       err += s;
     },
   };
-  await buildProgram(ctx).parseAsync(['node', 'rvport', ...args]);
+  const argv = ['node', 'rvport', ...args];
+  await (await buildProgram(ctx, argv)).parseAsync(argv);
   return { code: ctx.exitCode, out, err };
 }
 

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { defineWorkflow, isWorkflow } from '../../engine/defineWorkflow.ts';
 import { isEngineError } from '../../engine/errors.ts';
@@ -13,6 +12,7 @@ import { asAgentClient } from '../../llm/asAgentClient.ts';
 import { createLlmClient, loadLlmConfig } from '../../llm/index.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
+import { registerWorkflowLoader, workflowFileUrl } from '../registerWorkflowLoader.ts';
 import { UsageError } from '../UsageError.ts';
 
 interface StateDirOption {
@@ -183,11 +183,11 @@ function progress(ctx: CliContext, event: EngineEvent): void {
 /** Imports a workflow file; its default export (or `workflow` export) is a workflow or a definition. */
 export async function loadWorkflowFile(file: string): Promise<Workflow> {
   if (!existsSync(file)) throw new UsageError(`workflow file not found: ${file}`);
-  if (!/\.(m?[jt]s|cts|cjs)$/.test(file))
-    throw new UsageError(`workflow file must be .ts, .mts, .js or .mjs: ${file}`);
+  if (!/\.m?[jt]s$/.test(file)) throw new UsageError(`workflow file must be .ts, .mts, .js or .mjs: ${file}`);
+  await registerWorkflowLoader();
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = (await import(workflowFileUrl(file))) as Record<string, unknown>;
   } catch (error) {
     if (isEngineError(error)) throw new UsageError(`${file}: ${(error as Error).message}`);
     throw new UsageError(`cannot load ${file}: ${(error as Error).message}`);

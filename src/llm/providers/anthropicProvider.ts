@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { jsonInstruction, relaxedForDecoding } from '../structuredOutput.ts';
 import {
   FREE_FORM_TOOL_INPUT,
@@ -17,15 +17,22 @@ import { leaveRateLimitsToPolicy } from './leaveRateLimitsToPolicy.ts';
  * prompt instead. Either way every reply is validated; the API's guarantee is not trusted blindly.
  */
 export function createAnthropicProvider(options: ProviderOptions): LlmProvider {
-  const client = new Anthropic({
-    apiKey: options.provider.apiKey ?? null,
-    // null, not undefined: the SDK would otherwise read ANTHROPIC_BASE_URL from process.env
-    // itself, behind the back of the injected environment.
-    baseURL: options.provider.baseUrl ?? null,
-    maxRetries: options.maxRetries,
-    fetch: leaveRateLimitsToPolicy(),
-    timeout: options.timeoutMs,
-  });
+  // The SDK is imported at the first request: a run that answers from the recipe cache, or never
+  // needs the model, does not pay for loading it.
+  let client: Promise<Anthropic> | undefined;
+  const connect = () =>
+    (client ??= import('@anthropic-ai/sdk').then(
+      ({ default: Sdk }) =>
+        new Sdk({
+          apiKey: options.provider.apiKey ?? null,
+          // null, not undefined: the SDK would otherwise read ANTHROPIC_BASE_URL from process.env
+          // itself, behind the back of the injected environment.
+          baseURL: options.provider.baseUrl ?? null,
+          maxRetries: options.maxRetries,
+          fetch: leaveRateLimitsToPolicy(),
+          timeout: options.timeoutMs,
+        }),
+    ));
   const native = options.anthropicStructuredOutput === 'native';
 
   return {
@@ -34,7 +41,7 @@ export function createAnthropicProvider(options: ProviderOptions): LlmProvider {
       const system = [request.system, request.output ? jsonInstruction(request.output, !native) : undefined]
         .filter((part): part is string => Boolean(part))
         .join('\n\n');
-      const message = await client.messages.create(
+      const message = await (await connect()).messages.create(
         {
           model: request.model,
           max_tokens: request.maxTokens,

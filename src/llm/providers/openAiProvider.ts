@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { LlmToolCall } from '../LlmClient.ts';
 import {
   FREE_FORM_TOOL_INPUT,
@@ -15,14 +15,21 @@ import { leaveRateLimitsToPolicy } from './leaveRateLimitsToPolicy.ts';
  */
 export function createOpenAiProvider(options: ProviderOptions): LlmProvider {
   const compatible = options.provider.kind === 'openai-compatible';
-  const client = new OpenAI({
-    // Local servers need no key, but the SDK refuses to start without one.
-    apiKey: options.provider.apiKey ?? 'no-key',
-    baseURL: options.provider.baseUrl ?? null,
-    maxRetries: options.maxRetries,
-    fetch: leaveRateLimitsToPolicy(),
-    timeout: options.timeoutMs,
-  });
+  // The SDK is imported at the first request: a run that answers from the recipe cache, or never
+  // needs the model, does not pay for loading it.
+  let client: Promise<OpenAI> | undefined;
+  const connect = () =>
+    (client ??= import('openai').then(
+      ({ default: Sdk }) =>
+        new Sdk({
+          // Local servers need no key, but the SDK refuses to start without one.
+          apiKey: options.provider.apiKey ?? 'no-key',
+          baseURL: options.provider.baseUrl ?? null,
+          maxRetries: options.maxRetries,
+          fetch: leaveRateLimitsToPolicy(),
+          timeout: options.timeoutMs,
+        }),
+    ));
 
   return {
     name: options.provider.name,
@@ -31,7 +38,7 @@ export function createOpenAiProvider(options: ProviderOptions): LlmProvider {
         ...(request.system ? [{ role: 'system' as const, content: request.system }] : []),
         ...request.messages.map((m) => ({ role: m.role, content: m.content })),
       ];
-      const completion = await client.chat.completions.create(
+      const completion = await (await connect()).chat.completions.create(
         {
           model: request.model,
           messages,
