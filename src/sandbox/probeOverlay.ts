@@ -1,7 +1,9 @@
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runProcess } from '../process/runProcess.ts';
 import { removeTree } from './removeTree.ts';
+import { readSubordinateIds } from './userns/subordinateIds.ts';
+import { asTreeOwner, BECOME_NAMESPACE_ROOT, sandboxUserArgs } from './userns/userNamespace.ts';
 
 /**
  * Whether an overlay with its upper layer in `dir` can be mounted: some filesystems (an overlay
@@ -13,20 +15,29 @@ export async function probeOverlay(dir: string): Promise<{ ok: boolean; detail: 
   try {
     const sub = (name: string) => join(probe, name);
     for (const name of ['lower', 'upper', 'work', 'merged']) await mkdir(sub(name));
-    const options = `lowerdir=${sub('lower')},upperdir=${sub('upper')},workdir=${sub('work')}`;
+    // as in an instance: root of a user namespace of the subordinate ids, reaching the folder
+    // through a descriptor opened before the ids changed, with user xattrs
+    const ids = readSubordinateIds();
+    await chmod(probe, 0o755);
+    await runProcess({
+      command: asTreeOwner(ids, ['chown', '0:0', sub('lower'), sub('upper'), sub('work'), sub('merged')]),
+    });
+    const at = '/tmp';
+    const options = `userxattr,lowerdir=${at}/lower,upperdir=${at}/upper,workdir=${at}/work`;
     const result = await runProcess({
       command: [
         'unshare',
+        ...sandboxUserArgs(ids),
         '--mount',
         '--propagation',
         'private',
         '--',
         'sh',
         '-c',
-        'mount -t overlay overlay -o "$1" "$2" && : > "$2/written"',
+        `exec 3< "$1"; exec ${BECOME_NAMESPACE_ROOT.join(' ')} sh -c 'mount --bind /proc/self/fd/3 /tmp && exec 3<&- && mount -t overlay overlay -o "$1" /tmp/merged && : > /tmp/merged/written' sh "$2"`,
         'sh',
+        probe,
         options,
-        sub('merged'),
       ],
       timeoutMs: 30_000,
     });
