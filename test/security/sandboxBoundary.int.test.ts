@@ -147,6 +147,29 @@ describe('the sandbox boundary', () => {
     expect(readFileSync('/etc/resolv.conf', 'utf8')).toBe(before);
   });
 
+  it('copies in and out without writing or reading through links the build planted', async () => {
+    const planted = await box.run([
+      'sh',
+      '-c',
+      `mkdir -p /build/out && ln -s / /build/.rvport-transfer && ln -s ${canaryDir} /build/src && ln -s ${canaryDir}/secret /build/out/secret && cp /bin/true /build/out/tool && chmod 4755 /build/out/tool`,
+    ]);
+    expect(planted.exitCode, planted.stderr).toBe(0);
+    const incoming = await mkdtemp(join(tmpdir(), 'rvport-incoming-'));
+    await writeFile(join(incoming, 'main.c'), 'int main(void) { return 0; }\n');
+    await box.copyIn(incoming, '/build/src');
+    // the link was replaced inside; the host folder it named is untouched
+    expect(existsSync(join(canaryDir, 'main.c'))).toBe(false);
+    expect((await box.run(['cat', '/build/src/main.c'])).stdout).toContain('int main');
+    const outgoing = join(incoming, 'copied');
+    await box.copyOut('/build/out', outgoing);
+    // the link comes out as a link (never read on the host), the set-id bit is gone
+    const { lstat, readlink, stat } = await import('node:fs/promises');
+    expect((await lstat(join(outgoing, 'secret'))).isSymbolicLink()).toBe(true);
+    expect(await readlink(join(outgoing, 'secret'))).toBe(`${canaryDir}/secret`);
+    expect((await stat(join(outgoing, 'tool'))).mode & 0o7000).toBe(0);
+    await rm(incoming, { recursive: true, force: true });
+  });
+
   it('has no network during a build: only loopback', async () => {
     const result = await box.run(['sh', '-c', "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '"]);
     expect(result.stdout.trim()).toBe('lo');
