@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { debianMirror } from '../../debian/debianMirror.ts';
@@ -304,18 +305,23 @@ export class ChrootSandbox implements Sandbox {
   }
 
   private mounts(network: boolean, transfer = false): InstanceMounts {
-    const nativeTree = this.record.toolsKey ? imageTree(this.paths, this.record.toolsKey) : undefined;
+    // every path below is named from the view roots with their links resolved: the images folder
+    // may be a link to another RVPORT_HOME's, and a link inside a view is not followed there
+    const images = realpathSync(this.paths.images);
+    const instances = realpathSync(this.paths.instances);
+    const dir = join(instances, this.id);
+    const tree = (key: string) => join(images, key, 'tree');
     return {
-      sandboxRoot: this.paths.root,
-      lowerDirs: this.record.lowerKeys.map((key) => imageTree(this.paths, key)),
-      upperDir: this.layout.upper,
-      workDir: this.layout.work,
-      mergedDir: this.layout.merged,
-      workspace: this.layout.workspace,
-      nativeTree,
+      viewRoots: [images, instances],
+      lowerDirs: this.record.lowerKeys.map(tree),
+      upperDir: join(dir, 'upper'),
+      workDir: join(dir, 'work'),
+      mergedDir: join(dir, 'merged'),
+      workspace: join(dir, 'build'),
+      ...(this.record.toolsKey ? { nativeTree: tree(this.record.toolsKey) } : {}),
       network,
       ids: this.ids(),
-      ...(transfer ? { transfer: { in: this.layout.transferIn, out: this.layout.transferOut } } : {}),
+      ...(transfer ? { transfer: { in: join(dir, 'transfer-in'), out: join(dir, 'transfer-out') } } : {}),
     };
   }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { instanceCommand, instanceEnterScript, KEPT_CAPABILITIES, shellQuote } from './instanceMounts.ts';
 
 const mounts = {
-  sandboxRoot: '/h',
+  viewRoots: ['/h/images', '/h/i'] as const,
   ids: { uid: { start: 100000, count: 65536 }, gid: { start: 200000, count: 65536 } },
   lowerDirs: ['/h/images/accel/tree', '/h/images/rootfs/tree'],
   upperDir: '/h/i/upper',
@@ -19,20 +19,20 @@ describe('instanceEnterScript', () => {
   it('stacks the layers topmost first and mounts /native and /proc/sys read-only', () => {
     // the sandbox folder is seen at /tmp while the instance is assembled
     expect(script).toContain(
-      'lowerdir=/tmp/images/accel/tree:/tmp/images/rootfs/tree,upperdir=/tmp/i/upper,workdir=/tmp/i/work',
+      'lowerdir=/tmp/v0/accel/tree:/tmp/v0/rootfs/tree,upperdir=/tmp/v1/upper,workdir=/tmp/v1/work',
     );
     expect(script).toContain(
-      'mount --bind /tmp/images/tools/tree /tmp/i/merged/native\nmount -o remount,bind,ro,nosuid,nodev /tmp/i/merged/native',
+      'mount --bind /tmp/v0/tools/tree /tmp/v1/merged/native\nmount -o remount,bind,ro,nosuid,nodev /tmp/v1/merged/native',
     );
-    expect(script).toContain('mount -o remount,bind,ro /tmp/i/merged/proc/sys');
-    expect(script).toContain('mount -o remount,bind,nosuid,nodev /tmp/i/merged/build');
-    expect(script).toMatch(/size=4g tmp \/tmp\/i\/merged\/tmp/);
-    expect(script).toMatch(/size=512m shm \/tmp\/i\/merged\/dev\/shm/);
+    expect(script).toContain('mount -o remount,bind,ro /tmp/v1/merged/proc/sys');
+    expect(script).toContain('mount -o remount,bind,nosuid,nodev /tmp/v1/merged/build');
+    expect(script).toMatch(/size=4g tmp \/tmp\/v1\/merged\/tmp/);
+    expect(script).toMatch(/size=512m shm \/tmp\/v1\/merged\/dev\/shm/);
   });
 
-  it('closes the descriptor of the sandbox folder before the command runs', () => {
+  it('closes the descriptors of the view roots before the command runs', () => {
     const lines = script.split('\n');
-    const close = lines.indexOf('exec 3<&-');
+    const close = lines.indexOf('exec 3<&- 4<&-');
     expect(close).toBeGreaterThan(0);
     expect(lines.findIndex((l) => l.includes('unshare --root'))).toBeGreaterThan(close);
   });
@@ -52,7 +52,7 @@ describe('instanceEnterScript', () => {
     expect(emulated).not.toContain('resolv.conf');
     expect(instanceEnterScript({ ...mounts, network: true })).toContain('mount --bind /etc/resolv.conf');
     expect(instanceEnterScript({ ...mounts, network: true })).toContain(
-      'remount,bind,ro /tmp/i/merged/etc/resolv.conf',
+      'remount,bind,ro /tmp/v1/merged/etc/resolv.conf',
     );
   });
 

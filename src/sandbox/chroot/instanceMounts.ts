@@ -6,12 +6,12 @@ import { BECOME_NAMESPACE_ROOT, sandboxUserArgs } from '../userns/userNamespace.
 /** Everything needed to assemble one instance's root for one command. */
 export interface InstanceMounts {
   /**
-   * The host folder that holds every other path below (RVPORT_HOME's sandbox folder). It is bound
-   * over /tmp in the command's private mount namespace
-   * (through a descriptor opened before ids drop to the subordinate range), so the layers are
-   * reachable even under a home folder the range may not enter (mode 0700).
+   * The host folders (no links in their paths) that hold every other path below: the images
+   * folder and the instances folder, which may be elsewhere. Each is opened before ids drop to
+   * the subordinate range and bound at /tmp/vN in the command's private mount namespace, so the
+   * layers are reachable even under a home folder the range may not enter (mode 0700).
    */
-  sandboxRoot: string;
+  viewRoots: readonly [string, string];
   /** Read-only layers, topmost first (the accelerated layer above the rootfs). */
   lowerDirs: readonly string[];
   upperDir: string;
@@ -93,13 +93,14 @@ export function assertMountablePath(path: string): void {
   }
 }
 
-/** A host path under the sandbox root as the assembling script sees it. */
-export function viewPath(sandboxRoot: string, hostPath: string): string {
-  const rel = relative(sandboxRoot, hostPath);
-  if (rel.startsWith('..') || rel.startsWith('/')) {
-    throw new Error(`${hostPath} is not inside the sandbox folder ${sandboxRoot}`);
+/** A host path under one of the view roots as the assembling script sees it. */
+export function viewPath(roots: readonly string[], hostPath: string): string {
+  for (const [index, root] of roots.entries()) {
+    const rel = relative(root, hostPath);
+    if (rel.startsWith('..') || rel.startsWith('/')) continue;
+    return rel === '' ? `${NAMESPACE_VIEW}/v${index}` : `${NAMESPACE_VIEW}/v${index}/${rel}`;
   }
-  return rel === '' ? NAMESPACE_VIEW : `${NAMESPACE_VIEW}/${rel}`;
+  throw new Error(`${hostPath} is not inside the sandbox folders ${roots.join(', ')}`);
 }
 
 /**
@@ -112,7 +113,7 @@ export function viewPath(sandboxRoot: string, hostPath: string): string {
  */
 export function instanceEnterScript(m: InstanceMounts): string {
   for (const p of [...m.lowerDirs, m.upperDir, m.workDir, m.mergedDir]) assertMountablePath(p);
-  const v = (p: string) => viewPath(m.sandboxRoot, p);
+  const v = (p: string) => viewPath(m.viewRoots, p);
   const q = shellQuote;
   const M = q(v(m.mergedDir));
   const tmpfs = m.tmpfs ?? DEFAULT_TMPFS_LIMITS;
@@ -122,9 +123,12 @@ export function instanceEnterScript(m: InstanceMounts): string {
     // any failure before the final exec is the sandbox's, not the command's
     `trap 'echo "${SETUP_FAILED_MARK}" >&2; exit ${SETUP_FAILED_EXIT}' EXIT`,
     'cwd=$1; shift',
-    // the open folder becomes the view, and the descriptor is closed before anything else runs
-    `mount --bind /proc/self/fd/${VIEW_FD} ${NAMESPACE_VIEW}`,
-    `exec ${VIEW_FD}<&-`,
+    // the open folders become the view, and their descriptors are closed before anything else runs
+    `mount -t tmpfs -o size=1m,mode=0755 rvport-view ${NAMESPACE_VIEW}`,
+    `mkdir ${NAMESPACE_VIEW}/v0 ${NAMESPACE_VIEW}/v1`,
+    `mount --bind /proc/self/fd/${VIEW_FD} ${NAMESPACE_VIEW}/v0`,
+    `mount --bind /proc/self/fd/${VIEW_FD + 1} ${NAMESPACE_VIEW}/v1`,
+    `exec ${VIEW_FD}<&- ${VIEW_FD + 1}<&-`,
     `mount -t overlay overlay -o ${q(`nodev,userxattr,${overlay}`)} ${M}`,
     `mount -t proc -o nosuid,nodev,noexec proc ${M}/proc`,
     // root inside may write to its own files; it must not retune the kernel it shares
@@ -178,15 +182,16 @@ export function instanceEnterScript(m: InstanceMounts): string {
 
 /**
  * The first script, run as the caller's own (unmapped) ids with the new namespaces'
- * capabilities: it opens the sandbox folder (the caller can reach it, the subordinate ids may
+ * capabilities: it opens the view roots (the caller can reach them, the subordinate ids may
  * not: a home folder of mode 0700), then becomes the namespace's root, so nothing after it keeps
- * a trace of the host user. $1 the sandbox folder, $2 the assembling script, then its arguments.
+ * a trace of the host user. $1 and $2 the view roots, $3 the assembling script, then its
+ * arguments.
  */
 export const VIEW_SCRIPT = [
   'set -e',
   `trap 'echo "${SETUP_FAILED_MARK}" >&2; exit ${SETUP_FAILED_EXIT}' EXIT`,
-  `exec ${VIEW_FD}< "$1"`,
-  'script=$2; shift 2',
+  `exec ${VIEW_FD}< "$1" ${VIEW_FD + 1}< "$2"`,
+  'script=$3; shift 3',
   'trap - EXIT',
   `exec ${BECOME_NAMESPACE_ROOT.join(' ')} /bin/sh -c "$script" rvport-sandbox "$@"`,
 ].join('\n');
@@ -229,7 +234,7 @@ export function instanceCommand(
     '-c',
     VIEW_SCRIPT,
     'rvport-view',
-    m.sandboxRoot,
+    ...m.viewRoots,
     instanceEnterScript(m),
     cwd,
     ...assignments,

@@ -3,7 +3,10 @@ import { runProcess } from '../../process/runProcess.ts';
 
 /** The disk a command may take: the host keeps a floor of free space, an instance has a ceiling. */
 export interface DiskLimits {
-  /** The command is stopped when the filesystem holding the instance has less free than this. */
+  /**
+   * The command is stopped when the filesystem holding the instance has less free than this
+   * (or than 5 % of the filesystem, if that is less).
+   */
   minFreeBytes: number;
   minFreeInodes: number;
   /** The instance (its upper layer and workspace) may not grow past this. */
@@ -42,14 +45,13 @@ export function watchDisk(
     const fs = await statfs(instanceDir).catch(() => undefined);
     if (!fs || done) return;
     const free = fs.bavail * fs.bsize;
-    if (free < limits.minFreeBytes)
-      exceeded(
-        `the disk holding the sandbox has ${mib(free)} free, under the floor of ${mib(limits.minFreeBytes)}`,
-      );
-    else if (fs.files > 0 && fs.ffree < limits.minFreeInodes)
-      exceeded(
-        `the disk holding the sandbox has ${fs.ffree} free inodes, under the floor of ${limits.minFreeInodes}`,
-      );
+    // on a small filesystem the floor is a small share of it, not more than it holds
+    const floor = Math.min(limits.minFreeBytes, (fs.blocks * fs.bsize) / 20);
+    const inodeFloor = Math.round(Math.min(limits.minFreeInodes, fs.files / 20));
+    if (free < floor)
+      exceeded(`the disk holding the sandbox has ${mib(free)} free, under the floor of ${mib(floor)}`);
+    else if (fs.files > 0 && fs.ffree < inodeFloor)
+      exceeded(`the disk holding the sandbox has ${fs.ffree} free inodes, under the floor of ${inodeFloor}`);
   };
   const checkUsage = async () => {
     const used = await instanceBytes(instanceDir);

@@ -26,7 +26,8 @@ export interface ProvisionAccess {
   mkdir(path: string): Promise<void>;
 }
 
-export function provisionAccess(ids: SubordinateIds, sandboxRoot: string, isRoot: boolean): ProvisionAccess {
+/** `imagesRoot`: the images folder with its links resolved (every tree provisioning touches is in it). */
+export function provisionAccess(ids: SubordinateIds, imagesRoot: string, isRoot: boolean): ProvisionAccess {
   if (isRoot) {
     return {
       mmdebstrapMode: 'root',
@@ -48,15 +49,15 @@ export function provisionAccess(ids: SubordinateIds, sandboxRoot: string, isRoot
       '--',
       '/bin/sh',
       '-c',
-      `exec 3< "$1"; shift; exec ${BECOME_NAMESPACE_ROOT.join(' ')} /bin/sh -c 'mount --bind /proc/self/fd/3 /tmp && exec 3<&- && exec "$@"' sh "$@"`,
+      `exec 3< "$1"; shift; exec ${BECOME_NAMESPACE_ROOT.join(' ')} /bin/sh -c 'mount -t tmpfs -o size=1m rvport-view /tmp && mkdir /tmp/v0 && mount --bind /proc/self/fd/3 /tmp/v0 && exec 3<&- && exec "$@"' sh "$@"`,
       'rvport-provision',
-      sandboxRoot,
+      imagesRoot,
       ...argv,
     ]);
   return {
     mmdebstrapMode: 'unshare',
     treeOwner: { uid: ids.uid.start, gid: ids.gid.start },
-    chroot: (tree, argv) => asNamespaceRoot(['chroot', viewPath(sandboxRoot, tree), ...argv]),
+    chroot: (tree, argv) => asNamespaceRoot(['chroot', viewPath([imagesRoot], tree), ...argv]),
     writeFile: (path, data) =>
       runAsTreeOwner(ids, ['sh', '-c', 'cat > "$1" && chown 0:0 "$1"', 'sh', path], { input: data }).then(
         () => {},

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { debianMirror } from '../../debian/debianMirror.ts';
@@ -86,7 +87,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
   const keys = imageKeys(suite);
   // trees are made as host root, then handed to the subordinate ids every sandbox runs as
   const ids = readSubordinateIds();
-  const access = provisionAccess(ids, paths.root, process.getuid?.() === 0);
+  const access = provisionAccess(ids, realpathSync(paths.images), process.getuid?.() === 0);
   const own = async (record: ImageRecord) =>
     (await adoptImages(paths, [record], ids, progress))[0] as ImageRecord;
   let mirror = options.mirror;
@@ -320,7 +321,7 @@ async function buildLayer(
   await giveToSandboxRoot(ids, [tree, dirs.work, dirs.workspace]);
   const command = instanceCommand(
     {
-      sandboxRoot: paths.root,
+      viewRoots: [realpathSync(paths.images), realpathSync(paths.images)],
       ids,
       lowerDirs: [imageTree(paths, rootfsKey)],
       upperDir: tree,
