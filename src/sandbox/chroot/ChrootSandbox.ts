@@ -6,7 +6,6 @@ import { debianMirror } from '../../debian/debianMirror.ts';
 import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { SandboxError } from '../errors.ts';
-import { imageTree } from '../imageStore.ts';
 import { type CgroupPlacement, createCgroupPlacement } from '../limits/cgroupLimits.ts';
 import { resolveLimits } from '../limits/SandboxLimits.ts';
 import { watchDisk } from '../limits/watchDisk.ts';

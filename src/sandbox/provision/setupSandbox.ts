@@ -131,12 +131,13 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
         build: async (tree) => {
           const extra = await debootstrap(rootfsRecipe(suite), tree);
           // mount points for the workspace and the tools tree, so no instance has to create them
-          await mkdir(join(tree, 'build'), { recursive: true });
-          await mkdir(join(tree, 'native'), { recursive: true });
+          await access.mkdir(join(tree, 'build'));
+          await access.mkdir(join(tree, 'native'));
           return { ...extra, toolchain: toolchainVersions(await readInstalledPackages(tree)) };
         },
       },
       progress,
+      access,
     ),
   );
   if (mode === 'emulated') {
@@ -199,6 +200,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
         },
       },
       progress,
+      access,
     ),
   );
   if (accel.refusedReason) throw modeRefused('accelerated', accel.refusedReason);
@@ -255,6 +257,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
         },
       },
       progress,
+      access,
     ),
   );
   if (native.refusedReason) throw modeRefused('native-userland', native.refusedReason);
