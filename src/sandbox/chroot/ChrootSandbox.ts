@@ -304,20 +304,20 @@ export class ChrootSandbox implements Sandbox {
   }
 
   private mounts(network: boolean, transfer = false): InstanceMounts {
-    // every path below is named from the view roots with their links resolved: the images folder
-    // may be a link to another RVPORT_HOME's, and a link inside a view is not followed there
-    const images = realpathSync(this.paths.images);
-    const instances = realpathSync(this.paths.instances);
-    const dir = join(instances, this.id);
-    const tree = (key: string) => join(images, key, 'tree');
+    // every folder is named with its links resolved (an image may be a link to another home's)
+    // and becomes a view root of its own: nothing is reached through a link inside a view
+    const tree = (key: string) => realpathSync(join(this.paths.image(key), 'tree'));
+    const lowerDirs = this.record.lowerKeys.map(tree);
+    const nativeTree = this.record.toolsKey ? tree(this.record.toolsKey) : undefined;
+    const dir = realpathSync(this.layout.dir);
     return {
-      viewRoots: [images, instances],
-      lowerDirs: this.record.lowerKeys.map(tree),
+      viewRoots: [...lowerDirs, ...(nativeTree ? [nativeTree] : []), dir],
+      lowerDirs,
       upperDir: join(dir, 'upper'),
       workDir: join(dir, 'work'),
       mergedDir: join(dir, 'merged'),
       workspace: join(dir, 'build'),
-      ...(this.record.toolsKey ? { nativeTree: tree(this.record.toolsKey) } : {}),
+      ...(nativeTree ? { nativeTree } : {}),
       network,
       ids: this.ids(),
       ...(transfer ? { transfer: { in: join(dir, 'transfer-in'), out: join(dir, 'transfer-out') } } : {}),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { instanceCommand, instanceEnterScript, KEPT_CAPABILITIES, shellQuote } from './instanceMounts.ts';
 
 const mounts = {
-  viewRoots: ['/h/images', '/h/i'] as const,
+  viewRoots: ['/h/images', '/h/i'],
   ids: { uid: { start: 100000, count: 65536 }, gid: { start: 200000, count: 65536 } },
   lowerDirs: ['/h/images/accel/tree', '/h/images/rootfs/tree'],
   upperDir: '/h/i/upper',

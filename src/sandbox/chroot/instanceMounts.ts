@@ -6,12 +6,13 @@ import { BECOME_NAMESPACE_ROOT, sandboxUserArgs } from '../userns/userNamespace.
 /** Everything needed to assemble one instance's root for one command. */
 export interface InstanceMounts {
   /**
-   * The host folders (no links in their paths) that hold every other path below: the images
-   * folder and the instances folder, which may be elsewhere. Each is opened before ids drop to
-   * the subordinate range and bound at /tmp/vN in the command's private mount namespace, so the
-   * layers are reachable even under a home folder the range may not enter (mode 0700).
+   * The host folders (no links in their paths) that hold every other path below: each layer's
+   * tree, the tools tree, the instance's folder (an image may be a link to another home's).
+   * Each is opened before ids drop to the subordinate range and bound at /tmp/vN in the
+   * command's private mount namespace, so they are reachable even under a home folder the range
+   * may not enter (mode 0700).
    */
-  viewRoots: readonly [string, string];
+  viewRoots: readonly string[];
   /** Read-only layers, topmost first (the accelerated layer above the rootfs). */
   lowerDirs: readonly string[];
   upperDir: string;
@@ -113,6 +114,8 @@ export function viewPath(roots: readonly string[], hostPath: string): string {
  */
 export function instanceEnterScript(m: InstanceMounts): string {
   for (const p of [...m.lowerDirs, m.upperDir, m.workDir, m.mergedDir]) assertMountablePath(p);
+  if (m.viewRoots.length === 0 || m.viewRoots.length > MAX_VIEW_ROOTS)
+    throw new Error(`between 1 and ${MAX_VIEW_ROOTS} view roots, not ${m.viewRoots.length}`);
   const v = (p: string) => viewPath(m.viewRoots, p);
   const q = shellQuote;
   const M = q(v(m.mergedDir));
@@ -125,10 +128,9 @@ export function instanceEnterScript(m: InstanceMounts): string {
     'cwd=$1; shift',
     // the open folders become the view, and their descriptors are closed before anything else runs
     `mount -t tmpfs -o size=1m,mode=0755 rvport-view ${NAMESPACE_VIEW}`,
-    `mkdir ${NAMESPACE_VIEW}/v0 ${NAMESPACE_VIEW}/v1`,
-    `mount --bind /proc/self/fd/${VIEW_FD} ${NAMESPACE_VIEW}/v0`,
-    `mount --bind /proc/self/fd/${VIEW_FD + 1} ${NAMESPACE_VIEW}/v1`,
-    `exec ${VIEW_FD}<&- ${VIEW_FD + 1}<&-`,
+    ...m.viewRoots.map((_, i) => `mkdir ${NAMESPACE_VIEW}/v${i}`),
+    ...m.viewRoots.map((_, i) => `mount --bind /proc/self/fd/${VIEW_FD + i} ${NAMESPACE_VIEW}/v${i}`),
+    `exec ${m.viewRoots.map((_, i) => `${VIEW_FD + i}<&-`).join(' ')}`,
     `mount -t overlay overlay -o ${q(`nodev,userxattr,${overlay}`)} ${M}`,
     `mount -t proc -o nosuid,nodev,noexec proc ${M}/proc`,
     // root inside may write to its own files; it must not retune the kernel it shares
@@ -184,17 +186,24 @@ export function instanceEnterScript(m: InstanceMounts): string {
  * The first script, run as the caller's own (unmapped) ids with the new namespaces'
  * capabilities: it opens the view roots (the caller can reach them, the subordinate ids may
  * not: a home folder of mode 0700), then becomes the namespace's root, so nothing after it keeps
- * a trace of the host user. $1 and $2 the view roots, $3 the assembling script, then its
+ * a trace of the host user. Arguments: the view roots, `--`, the assembling script, then its
  * arguments.
  */
-export const VIEW_SCRIPT = [
-  'set -e',
-  `trap 'echo "${SETUP_FAILED_MARK}" >&2; exit ${SETUP_FAILED_EXIT}' EXIT`,
-  `exec ${VIEW_FD}< "$1" ${VIEW_FD + 1}< "$2"`,
-  'script=$3; shift 3',
-  'trap - EXIT',
-  `exec ${BECOME_NAMESPACE_ROOT.join(' ')} /bin/sh -c "$script" rvport-sandbox "$@"`,
-].join('\n');
+export function viewScript(roots: number): string {
+  const opens = Array.from({ length: roots }, (_, i) => `${VIEW_FD + i}< "$${i + 1}"`).join(' ');
+  return [
+    'set -e',
+    `trap 'echo "${SETUP_FAILED_MARK}" >&2; exit ${SETUP_FAILED_EXIT}' EXIT`,
+    `exec ${opens}`,
+    `shift ${roots}`,
+    'script=$1; shift',
+    'trap - EXIT',
+    `exec ${BECOME_NAMESPACE_ROOT.join(' ')} /bin/sh -c "$script" rvport-sandbox "$@"`,
+  ].join('\n');
+}
+
+/** At most this many view roots (descriptors 3…8). */
+export const MAX_VIEW_ROOTS = 6;
 
 /** The host argv that runs `command` inside the instance with `env` as its whole environment. */
 export function instanceCommand(
@@ -232,7 +241,7 @@ export function instanceCommand(
     '--',
     '/bin/sh',
     '-c',
-    VIEW_SCRIPT,
+    viewScript(m.viewRoots.length),
     'rvport-view',
     ...m.viewRoots,
     instanceEnterScript(m),

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { debianMirror } from '../../debian/debianMirror.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { adoptImages } from '../adoptImages.ts';
@@ -322,16 +322,20 @@ async function buildLayer(
   for (const dir of Object.values(dirs)) await mkdir(dir, { recursive: true });
   const ids = readSubordinateIds();
   await giveToSandboxRoot(ids, [tree, dirs.work, dirs.workspace]);
+  const rootfsTree = realpathSync(imageTree(paths, rootfsKey));
+  const toolsTree = realpathSync(imageTree(paths, toolsKey));
+  const tempDir = realpathSync(temp);
   const command = instanceCommand(
     {
-      viewRoots: [realpathSync(paths.images), realpathSync(paths.images)],
+      // the layer's own folders live in temp; the two trees may be links to another home's
+      viewRoots: [rootfsTree, toolsTree, tempDir],
       ids,
-      lowerDirs: [imageTree(paths, rootfsKey)],
-      upperDir: tree,
-      workDir: dirs.work,
-      mergedDir: dirs.merged,
-      workspace: dirs.workspace,
-      nativeTree: imageTree(paths, toolsKey),
+      lowerDirs: [rootfsTree],
+      upperDir: join(tempDir, relative(temp, tree)),
+      workDir: join(tempDir, relative(temp, dirs.work)),
+      mergedDir: join(tempDir, relative(temp, dirs.merged)),
+      workspace: join(tempDir, relative(temp, dirs.workspace)),
+      nativeTree: toolsTree,
       network: false,
     },
     '/',
