@@ -22,6 +22,7 @@ import {
 import { type ImageRecord, imageTree } from '../imageStore.ts';
 import { prepareHost } from '../prepareHost.ts';
 import { probeOverlay } from '../probeOverlay.ts';
+import { removeTree } from '../removeTree.ts';
 import type { SandboxMode } from '../Sandbox.ts';
 import { type SandboxPaths, sandboxPaths } from '../sandboxPaths.ts';
 import { readSubordinateIds } from '../userns/subordinateIds.ts';
@@ -355,7 +356,7 @@ async function buildLayer(
       `building the layer ${tree} failed:\n${result.stderr.slice(-3000)}`,
     );
   }
-  for (const dir of Object.values(dirs)) await host(['rm', '-rf', '--one-file-system', dir]);
+  for (const dir of Object.values(dirs)) await removeTree(dir);
   return result.stdout;
 }
 
