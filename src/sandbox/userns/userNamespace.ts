@@ -21,12 +21,19 @@ export function sandboxUserArgs(ids: SubordinateIds): string[] {
   ];
 }
 
-/** Host setpriv argv that becomes root of the namespace (the subordinate range's first id). */
+/**
+ * Host setpriv argv that becomes root of the namespace (the subordinate range's first id). A
+ * change of ids clears the parent-death signal unshare's --kill-child set, so it is set again:
+ * when unshare dies (rvport was killed), the namespace's first process and with it every
+ * process inside die too.
+ */
 export const BECOME_NAMESPACE_ROOT: readonly string[] = [
   'setpriv',
   '--reuid=0',
   '--regid=0',
   '--clear-groups',
+  '--pdeathsig',
+  'KILL',
   '--',
 ];
 
