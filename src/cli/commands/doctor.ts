@@ -13,7 +13,9 @@ interface DoctorOptions {
 export function registerDoctorCommand(program: Command, ctx: CliContext): void {
   program
     .command('doctor')
-    .description('check every host requirement of a port and say how to fix what is missing (changes nothing)')
+    .description(
+      'check every host requirement of a port and say how to fix what is missing (changes nothing)',
+    )
     .option('--queue <url>', 'also check the Redis server of `batch --queue` (default: RVPORT_QUEUE_URL)')
     .option('--json', 'machine-readable checks on stdout')
     .action(async (options: DoctorOptions) => {
