@@ -114,10 +114,13 @@ export async function runDoctor(
   return results.flat();
 }
 
-/** What a port checks before it provisions the sandbox: the concerns it cannot start without. */
-export function portPreflight(ctx: DoctorContext): Promise<DoctorCheck[]> {
+/**
+ * What a port checks before it provisions the sandbox: the concerns it cannot start without. The
+ * mirror only when a tree is to be bootstrapped from it (a missing layer is built from the trees).
+ */
+export function portPreflight(ctx: DoctorContext, options: { needsMirror: boolean }): Promise<DoctorCheck[]> {
   return runDoctor(
     { ...ctx, beforeProvisioning: true },
-    DOCTOR_CONCERNS.filter((c) => c.neededForPort),
+    DOCTOR_CONCERNS.filter((c) => c.neededForPort && (options.needsMirror || c.name !== 'debian-mirror')),
   );
 }

@@ -138,6 +138,12 @@ export async function runPort(
     // What provisioning cannot set up itself stops the port here, each failure with its fix.
     const preflight = await portPreflight(
       doctorContext(env, { home, suite, ...(request.mirror ? { mirror: request.mirror } : {}) }),
+      {
+        needsMirror:
+          !images.rootfs ||
+          (mode !== 'emulated' && !images.tools) ||
+          (mode === 'native-userland' && !images.nativeTools),
+      },
     );
     const failures = preflight.filter((c) => c.status === 'fail');
     if (failures.length > 0) throw new PreflightError(failures);
