@@ -32,40 +32,39 @@ export function evaluateCgroups(facts: CgroupFacts): DoctorCheck[] {
       passed(id, `cgroup v2 ${v2.path} delegates memory and pids: sandbox memory and process limits apply`),
     ];
   }
-  if (v2 && (memory === undefined || pids === undefined)) {
-    const missing = ['memory', 'pids'].filter((c) => !v2.subtreeControl.includes(c));
-    if (missing.length > 0) {
-      return [
-        warned(
-          id,
-          `cgroup v2 ${v2.path} does not delegate ${missing.join(' and ')}: ${LIMITS}`,
-          `echo '${missing.map((c) => `+${c}`).join(' ')}' > ${join(v2.path, 'cgroup.subtree_control')}   (as root; or run rvport under systemd-run --user --scope -p Delegate=yes)`,
-        ),
-      ];
-    }
-    return [
-      warned(
-        id,
-        `cgroup v2 ${v2.path} is not writable by this user: ${LIMITS}`,
-        'run rvport as root, or under systemd-run --user --scope -p Delegate=yes',
-      ),
-    ];
-  }
+  // Like createCgroupPlacement: v1 memory+pids first, the unified hierarchy otherwise; the warning
+  // names what is wrong with each hierarchy there is.
   const problems: string[] = [];
   const fixes: string[] = [];
-  for (const [name, h] of [
-    ['memory', memory],
-    ['pids', pids],
-  ] as const) {
-    if (!h) {
-      problems.push(`cgroup v1 ${name} is not mounted`);
-      fixes.push(
-        `mkdir -p /sys/fs/cgroup/${name} && mount -t cgroup -o ${name} cgroup /sys/fs/cgroup/${name}`,
-      );
-    } else if (!h.writable) {
-      problems.push(`cgroup v1 ${name} (${h.path}) is not writable`);
-      fixes.push(`run rvport as root (${h.path} must be writable)`);
+  const v1Mounted = memory !== undefined || pids !== undefined;
+  if (v1Mounted || !v2) {
+    for (const [name, h] of [
+      ['memory', memory],
+      ['pids', pids],
+    ] as const) {
+      if (!h) {
+        problems.push(`cgroup v1 ${name} is not mounted`);
+        fixes.push(
+          `mkdir -p /sys/fs/cgroup/${name} && mount -t cgroup -o ${name} cgroup /sys/fs/cgroup/${name}`,
+        );
+      } else if (!h.writable) {
+        problems.push(`cgroup v1 ${name} (${h.path}) is not writable`);
+      }
     }
+  }
+  if (v2) {
+    const missing = ['memory', 'pids'].filter((c) => !v2.subtreeControl.includes(c));
+    if (missing.length > 0) {
+      problems.push(`cgroup v2 ${v2.path} does not delegate ${missing.join(' and ')}`);
+      fixes.push(
+        `echo '${missing.map((c) => `+${c}`).join(' ')}' > ${join(v2.path, 'cgroup.subtree_control')}   (as root)`,
+      );
+    } else if (!v2.writable) {
+      problems.push(`cgroup v2 ${v2.path} is not writable by this user`);
+    }
+  }
+  if (problems.some((p) => p.includes('not writable'))) {
+    fixes.push('run rvport as root, or under systemd-run --user --scope -p Delegate=yes');
   }
   return [warned(id, `${problems.join(', ')}: ${LIMITS}`, fixes.join('; '))];
 }
