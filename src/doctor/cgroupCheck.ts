@@ -85,7 +85,7 @@ export async function gatherCgroupFacts(): Promise<CgroupFacts> {
   }
   if (mounts.v2) {
     const self = await readFile('/proc/self/cgroup', 'utf8').catch(() => '');
-    const path = join(mounts.v2, ownCgroup(self, '') ?? '/');
+    const path = join(mounts.v2, ownCgroup(self, '') ?? '/').replace(/(.)\/+$/, '$1');
     const control = await readFile(join(path, 'cgroup.subtree_control'), 'utf8').catch(() => '');
     facts.v2 = { path, writable: await writable(path), subtreeControl: control.split(/\s+/).filter(Boolean) };
   }
