@@ -5,6 +5,8 @@ import { ContentsIndex, ensureContentsIndex } from '../analysis/dependencies/Con
 import { rvportHome } from '../config/rvportHome.ts';
 import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
 import { imageAptLists, loadInstallablePackages } from '../debian/installablePackages.ts';
+import { doctorContext, portPreflight } from '../doctor/doctorChecks.ts';
+import { PreflightError } from '../doctor/PreflightError.ts';
 import type { EngineEvent } from '../engine/events.ts';
 import { resetWorkflow, runWorkflow } from '../engine/runWorkflow.ts';
 import { FileStateStore } from '../engine/stores/FileStateStore.ts';
@@ -133,6 +135,18 @@ export async function runPort(
     'native-userland': images.native && images.nativeTools && images.rootfs,
   }[mode];
   if (!ready) {
+    // What provisioning cannot set up itself stops the port here, each failure with its fix.
+    const preflight = await portPreflight(
+      doctorContext(env, { home, suite, ...(request.mirror ? { mirror: request.mirror } : {}) }),
+      {
+        needsMirror:
+          !images.rootfs ||
+          (mode !== 'emulated' && !images.tools) ||
+          (mode === 'native-userland' && !images.nativeTools),
+      },
+    );
+    const failures = preflight.filter((c) => c.status === 'fail');
+    if (failures.length > 0) throw new PreflightError(failures);
     io.progress({
       type: 'note',
       message: `provisioning the riscv64 sandbox (${mode}, first run only; several minutes)`,

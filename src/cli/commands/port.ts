@@ -1,10 +1,13 @@
 import { type Command, Option } from 'commander';
+import { isPreflightError } from '../../doctor/PreflightError.ts';
 import { isEngineError } from '../../engine/errors.ts';
 import type { RequestedMode } from '../../port/chooseSandboxMode.ts';
 import { runPort } from '../../port/runPort.ts';
+import { isSandboxError } from '../../sandbox/errors.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
 import type { CliContext } from '../CliContext.ts';
 import { describePortResult } from '../describePortResult.ts';
+import { ExitCode } from '../exitCodes.ts';
 import { nonNegative, positiveInt } from '../numberOptions.ts';
 import { PortProgress } from '../PortProgress.ts';
 import { UsageError } from '../UsageError.ts';
@@ -111,6 +114,18 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
       } catch (error) {
         progress.stop();
         if (isSourceError(error)) throw new UsageError(error.message);
+        // an expected host failure: the checks and their fixes, exit 1, no stack trace
+        if (isPreflightError(error))
+          throw new UsageError(`${error.message}\n(rvport doctor checks everything)`);
+        if (isSandboxError(error) && ctx.signal.aborted) {
+          ctx.err('rvport: interrupted\n');
+          ctx.exitCode = ExitCode.Interrupted;
+          return;
+        }
+        if (isSandboxError(error)) {
+          const fix = error.fix ? `\nto fix it, run:\n${error.fix.replace(/^/gm, '  ')}` : '';
+          throw new UsageError(`${error.message}${fix}`);
+        }
         if (isEngineError(error, 'CORRUPT_STATE'))
           throw new UsageError(`${error.message}; rvport port --restart discards it`);
         throw error;
