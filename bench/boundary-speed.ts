@@ -134,6 +134,20 @@ for (const name of positionals) {
   const a = median(rows('after').map((r) => r.buildSeconds));
   const pb = median(rows('before').map((r) => r.portSeconds));
   const pa = median(rows('after').map((r) => r.portSeconds));
-  console.log(`| ${name} | ${b} | ${a} | ${(((a - b) / b) * 100).toFixed(1)} % | ${pb} | ${pa} |`);
+  const f = (x: number) => x.toFixed(1);
+  console.log(
+    `| ${name} | ${f(b)} | ${f(a)} | ${(((a - b) / b) * 100).toFixed(1)} % | ${f(pb)} | ${f(pa)} |`,
+  );
 }
-console.log(`\n(${out}/results.jsonl; medians of ${values.rounds} interleaved rounds, mode ${values.mode})`);
+const all = (c: 'before' | 'after') =>
+  positionals.reduce(
+    (sum, name) =>
+      sum + median(done.filter((r) => r.name === name && r.checkout === c).map((r) => r.buildSeconds)),
+    0,
+  );
+console.log(
+  `| all | ${all('before').toFixed(1)} | ${all('after').toFixed(1)} | ${(((all('after') - all('before')) / all('before')) * 100).toFixed(1)} % | | |`,
+);
+console.log(
+  `\n(${out}/results.jsonl; medians of up to ${values.rounds} interleaved rounds, mode ${values.mode})`,
+);
