@@ -167,6 +167,10 @@ export async function ensureContentsIndex(options: EnsureContentsOptions): Promi
     await new Promise<void>((resolve, reject) =>
       out.end((error?: Error | null) => (error ? reject(error) : resolve())),
     );
+    // The index only names packages (apt verifies whatever gets installed), so an index that does
+    // not match the signed Release file is still used, the gap recorded and said in one line.
+    const unverified = parts.filter((p) => p.verified !== true).map((p) => String(p.name));
+    if (unverified.length > 0) options.log?.(unverifiedWarning(unverified, release));
     const meta = { suite: options.suite, parts, downloadedAt: new Date().toISOString() };
     await writeFile(join(staging, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
     await rename(join(staging, 'meta.json'), `${target}.json`);
@@ -206,9 +210,15 @@ async function downloadPart(
     verified = hash.digest('hex') === expected;
     if (verified) break;
   }
-  // The index only names packages (apt verifies whatever gets installed), so an index that does
-  // not match a stale or half-synced Release file is still used, and the gap recorded.
-  if (!verified)
-    options.log?.(`warning: ${name} does not match the signed Release file; using it unverified`);
   return { name, expectedSha256: expected, verified };
+}
+
+/**
+ * What an unverified index means, in one line: the mirror serves an index from another snapshot
+ * than its signed Release file (seen: a Release file ten days older than the Contents files it
+ * lists, and no by-hash copies), which costs nothing but the index's checksum.
+ */
+export function unverifiedWarning(names: readonly string[], release: string): string {
+  const date = /^Date: (.+)$/m.exec(release)?.[1]?.trim();
+  return `warning: the mirror's ${names.join(' and ')} ${names.length > 1 ? 'are' : 'is'} not the one its signed Release file${date ? ` (${date})` : ''} lists: the mirror serves files of another snapshot; rvport uses the index only to name packages (apt checks each package it installs), so nothing to do, or pass --mirror for a consistent one`;
 }
