@@ -5,7 +5,6 @@ import { ContentsIndex, ensureContentsIndex } from '../analysis/dependencies/Con
 import { rvportHome } from '../config/rvportHome.ts';
 import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
 import { imageAptLists, loadInstallablePackages } from '../debian/installablePackages.ts';
-import { doctorContext, portPreflight } from '../doctor/doctorChecks.ts';
 import { PreflightError } from '../doctor/PreflightError.ts';
 import type { EngineEvent } from '../engine/events.ts';
 import { resetWorkflow, runWorkflow } from '../engine/runWorkflow.ts';
@@ -136,6 +135,8 @@ export async function runPort(
   }[mode];
   if (!ready) {
     // What provisioning cannot set up itself stops the port here, each failure with its fix.
+    // (Loaded only here: the checks bring the LLM and queue clients, which a cache hit never needs.)
+    const { doctorContext, portPreflight } = await import('../doctor/doctorChecks.ts');
     const preflight = await portPreflight(
       doctorContext(env, { home, suite, ...(request.mirror ? { mirror: request.mirror } : {}) }),
       {
