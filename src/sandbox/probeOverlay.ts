@@ -2,8 +2,9 @@ import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runProcess } from '../process/runProcess.ts';
 import { removeTree } from './removeTree.ts';
+import { asNamespaceRoot } from './userns/namespaceView.ts';
 import { readSubordinateIds } from './userns/subordinateIds.ts';
-import { asTreeOwner, BECOME_NAMESPACE_ROOT, sandboxUserArgs } from './userns/userNamespace.ts';
+import { asTreeOwner } from './userns/userNamespace.ts';
 
 /**
  * Whether an overlay with its upper layer in `dir` can be mounted: some filesystems (an overlay
@@ -22,23 +23,12 @@ export async function probeOverlay(dir: string): Promise<{ ok: boolean; detail: 
     await runProcess({
       command: asTreeOwner(ids, ['chown', '0:0', sub('lower'), sub('upper'), sub('work'), sub('merged')]),
     });
-    const at = '/tmp';
-    const options = `userxattr,lowerdir=${at}/lower,upperdir=${at}/upper,workdir=${at}/work`;
     const result = await runProcess({
-      command: [
-        'unshare',
-        ...sandboxUserArgs(ids),
-        '--mount',
-        '--propagation',
-        'private',
-        '--',
-        'sh',
-        '-c',
-        `exec 3< "$1"; exec ${BECOME_NAMESPACE_ROOT.join(' ')} sh -c 'mount --bind /proc/self/fd/3 /tmp && exec 3<&- && mount -t overlay overlay -o "$1" /tmp/merged && : > /tmp/merged/written' sh "$2"`,
-        'sh',
-        probe,
-        options,
-      ],
+      command: asNamespaceRoot(
+        ids,
+        [probe],
+        'mount -t overlay overlay -o "userxattr,lowerdir=/tmp/v0/lower,upperdir=/tmp/v0/upper,workdir=/tmp/v0/work" /tmp/v0/merged && : > /tmp/v0/merged/written',
+      ),
       timeoutMs: 30_000,
     });
     return result.exitCode === 0

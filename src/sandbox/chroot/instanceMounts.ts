@@ -1,7 +1,7 @@
-import { relative } from 'node:path';
 import type { CgroupPlacement } from '../limits/cgroupLimits.ts';
+import { bindViewLines, openViewScript, viewPath } from '../userns/namespaceView.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
-import { BECOME_NAMESPACE_ROOT, sandboxUserArgs } from '../userns/userNamespace.ts';
+import { sandboxUserArgs } from '../userns/userNamespace.ts';
 
 /** Everything needed to assemble one instance's root for one command. */
 export interface InstanceMounts {
@@ -78,12 +78,6 @@ export const KEPT_CAPABILITIES: readonly string[] = [
 export const SETUP_FAILED_EXIT = 125;
 export const SETUP_FAILED_MARK = 'rvport-sandbox: could not assemble the instance';
 
-/** Where the sandbox root appears inside the command's mount namespace while it is assembled. */
-export const NAMESPACE_VIEW = '/tmp';
-
-/** The descriptor that carries the sandbox folder from the first script to the second. */
-const VIEW_FD = 3;
-
 const DEVICES = ['null', 'zero', 'full', 'random', 'urandom', 'tty'];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -92,16 +86,6 @@ export function assertMountablePath(path: string): void {
   if (/[,:\s\\]/.test(path)) {
     throw new Error(`path not usable in an overlay mount (comma, colon, space or backslash): ${path}`);
   }
-}
-
-/** A host path under one of the view roots as the assembling script sees it. */
-export function viewPath(roots: readonly string[], hostPath: string): string {
-  for (const [index, root] of roots.entries()) {
-    const rel = relative(root, hostPath);
-    if (rel.startsWith('..') || rel.startsWith('/')) continue;
-    return rel === '' ? `${NAMESPACE_VIEW}/v${index}` : `${NAMESPACE_VIEW}/v${index}/${rel}`;
-  }
-  throw new Error(`${hostPath} is not inside the sandbox folders ${roots.join(', ')}`);
 }
 
 /**
@@ -114,8 +98,6 @@ export function viewPath(roots: readonly string[], hostPath: string): string {
  */
 export function instanceEnterScript(m: InstanceMounts): string {
   for (const p of [...m.lowerDirs, m.upperDir, m.workDir, m.mergedDir]) assertMountablePath(p);
-  if (m.viewRoots.length === 0 || m.viewRoots.length > MAX_VIEW_ROOTS)
-    throw new Error(`between 1 and ${MAX_VIEW_ROOTS} view roots, not ${m.viewRoots.length}`);
   const v = (p: string) => viewPath(m.viewRoots, p);
   const q = shellQuote;
   const M = q(v(m.mergedDir));
@@ -127,10 +109,7 @@ export function instanceEnterScript(m: InstanceMounts): string {
     `trap 'echo "${SETUP_FAILED_MARK}" >&2; exit ${SETUP_FAILED_EXIT}' EXIT`,
     'cwd=$1; shift',
     // the open folders become the view, and their descriptors are closed before anything else runs
-    `mount -t tmpfs -o size=1m,mode=0755 rvport-view ${NAMESPACE_VIEW}`,
-    ...m.viewRoots.map((_, i) => `mkdir ${NAMESPACE_VIEW}/v${i}`),
-    ...m.viewRoots.map((_, i) => `mount --bind /proc/self/fd/${VIEW_FD + i} ${NAMESPACE_VIEW}/v${i}`),
-    `exec ${m.viewRoots.map((_, i) => `${VIEW_FD + i}<&-`).join(' ')}`,
+    ...bindViewLines(m.viewRoots.length),
     `mount -t overlay overlay -o ${q(`nodev,userxattr,${overlay}`)} ${M}`,
     `mount -t proc -o nosuid,nodev,noexec proc ${M}/proc`,
     // root inside may write to its own files; it must not retune the kernel it shares
@@ -182,29 +161,6 @@ export function instanceEnterScript(m: InstanceMounts): string {
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * The first script, run as the caller's own (unmapped) ids with the new namespaces'
- * capabilities: it opens the view roots (the caller can reach them, the subordinate ids may
- * not: a home folder of mode 0700), then becomes the namespace's root, so nothing after it keeps
- * a trace of the host user. Arguments: the view roots, `--`, the assembling script, then its
- * arguments.
- */
-export function viewScript(roots: number): string {
-  const opens = Array.from({ length: roots }, (_, i) => `${VIEW_FD + i}< "$${i + 1}"`).join(' ');
-  return [
-    'set -e',
-    `trap 'echo "${SETUP_FAILED_MARK}" >&2; exit ${SETUP_FAILED_EXIT}' EXIT`,
-    `exec ${opens}`,
-    `shift ${roots}`,
-    'script=$1; shift',
-    'trap - EXIT',
-    `exec ${BECOME_NAMESPACE_ROOT.join(' ')} /bin/sh -c "$script" rvport-sandbox "$@"`,
-  ].join('\n');
-}
-
-/** At most this many view roots (descriptors 3…8). */
-export const MAX_VIEW_ROOTS = 6;
-
 /** The host argv that runs `command` inside the instance with `env` as its whole environment. */
 export function instanceCommand(
   m: InstanceMounts,
@@ -241,7 +197,7 @@ export function instanceCommand(
     '--',
     '/bin/sh',
     '-c',
-    viewScript(m.viewRoots.length),
+    openViewScript(m.viewRoots.length, { failed: SETUP_FAILED_MARK, exit: SETUP_FAILED_EXIT }),
     'rvport-view',
     ...m.viewRoots,
     instanceEnterScript(m),

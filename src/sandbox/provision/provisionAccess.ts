@@ -1,8 +1,7 @@
 import { appendFile, writeFile } from 'node:fs/promises';
-import { viewPath } from '../chroot/instanceMounts.ts';
+import { asNamespaceRoot, viewPath } from '../userns/namespaceView.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
 import { runAsTreeOwner } from '../userns/treeOwner.ts';
-import { BECOME_NAMESPACE_ROOT, sandboxUserArgs } from '../userns/userNamespace.ts';
 import { host } from './provisionImage.ts';
 
 /**
@@ -39,25 +38,12 @@ export function provisionAccess(ids: SubordinateIds, imagesRoot: string, isRoot:
       mkdir: (path) => host(['mkdir', '-p', '--', path]).then(() => {}),
     };
   }
-  const asNamespaceRoot = (argv: readonly string[]) =>
-    host([
-      'unshare',
-      ...sandboxUserArgs(ids),
-      '--mount',
-      '--propagation',
-      'private',
-      '--',
-      '/bin/sh',
-      '-c',
-      `exec 3< "$1"; shift; exec ${BECOME_NAMESPACE_ROOT.join(' ')} /bin/sh -c 'mount -t tmpfs -o size=1m rvport-view /tmp && mkdir /tmp/v0 && mount --bind /proc/self/fd/3 /tmp/v0 && exec 3<&- && exec "$@"' sh "$@"`,
-      'rvport-provision',
-      imagesRoot,
-      ...argv,
-    ]);
+  const chrootAsRoot = (tree: string, argv: readonly string[]) =>
+    host(asNamespaceRoot(ids, [imagesRoot], 'exec chroot "$@"', [viewPath([imagesRoot], tree), ...argv]));
   return {
     mmdebstrapMode: 'unshare',
     treeOwner: { uid: ids.uid.start, gid: ids.gid.start },
-    chroot: (tree, argv) => asNamespaceRoot(['chroot', viewPath([imagesRoot], tree), ...argv]),
+    chroot: chrootAsRoot,
     writeFile: (path, data) =>
       runAsTreeOwner(ids, ['sh', '-c', 'cat > "$1" && chown 0:0 "$1"', 'sh', path], { input: data }).then(
         () => {},
