@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { debianMirror } from '../../debian/debianMirror.ts';
 import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { runProcess } from '../../process/runProcess.ts';
@@ -228,8 +228,8 @@ export class ChrootSandbox implements Sandbox {
       const staged = join(this.layout.transferIn, `debs-${randomBytes(4).toString('hex')}`);
       await mkdir(staged);
       try {
-        for (const file of files) await copyFile(file, join(staged, file.slice(file.lastIndexOf('/') + 1)));
-        const inside = `${TRANSFER_IN}/${staged.slice(staged.lastIndexOf('/') + 1)}`;
+        for (const file of files) await copyFile(file, join(staged, basename(file)));
+        const inside = `${TRANSFER_IN}/${basename(staged)}`;
         const script = [
           `for f in "${inside}"/*.deb; do [ -e "$f" ] && cp -- "$f" /var/cache/apt/archives/; done`,
           `apt-get install ${aptOptions.join(' ')} --no-download "$@"`,
@@ -429,15 +429,14 @@ export class ChrootSandbox implements Sandbox {
  * "not found" for its first word means the named program is missing.
  */
 export function isCommandNotFound(stderr: string, command: string | readonly string[]): boolean {
-  if (typeof command !== 'string') {
-    const program = (command[0] ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return (
-      program !== '' && new RegExp(`^env: [‘']${program}[’']: No such file or directory$`, 'm').test(stderr)
-    );
-  }
-  const first = command.trim().split(/\s+/)[0] ?? '';
-  const escaped = first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return first !== '' && new RegExp(`^(/bin/)?sh: (\\d+: )?${escaped}: not found$`, 'm').test(stderr);
+  const named = typeof command === 'string' ? (command.trim().split(/\s+/)[0] ?? '') : (command[0] ?? '');
+  if (named === '') return false;
+  const escaped = named.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const wording =
+    typeof command === 'string'
+      ? `^(/bin/)?sh: (\\d+: )?${escaped}: not found$`
+      : `^env: [‘']${escaped}[’']: No such file or directory$`;
+  return new RegExp(wording, 'm').test(stderr);
 }
 
 /** Which limit ended a command, if one did. */
