@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../port/PortState.ts';
 import type { PortResult } from '../port/runPort.ts';
 import { anError, portState } from '../port/testing/portStateFixture.ts';
-import { describePortResult } from './describePortResult.ts';
+import { describePortResult, lastErrorJson } from './describePortResult.ts';
 
 const reason =
   'no fix available without an LLM: the recovery heuristics could not repair the DEPENDENCY error in the configure phase';
@@ -82,5 +82,19 @@ describe('describePortResult', () => {
     expect(describePortResult(result)).toBe(
       'rvport: verified: 1 riscv64 executable\nrvport: outputs in /tmp/out/libfoo\n',
     );
+  });
+});
+
+describe('lastErrorJson', () => {
+  it('gives the deciding line of the last error for port --json, and null without errors', () => {
+    const error = { ...anError('DEPENDENCY', 'x\ny\n'), phase: 'configure', evidence: 'configure: error: no foo' };
+    const state = portState({ errors: [anError('COMPILATION'), error] });
+    expect(lastErrorJson(state)).toEqual({
+      category: 'DEPENDENCY',
+      node: error.node,
+      phase: 'configure',
+      evidence: 'configure: error: no foo',
+    });
+    expect(lastErrorJson(portState({ errors: [] }))).toBeNull();
   });
 });

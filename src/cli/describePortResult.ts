@@ -39,6 +39,15 @@ function escalationDetail(state: PortState): string[] {
   return lines;
 }
 
+/** The last error in machine-readable form (`port --json`): where, its category and its line. */
+export function lastErrorJson(
+  state: PortState,
+): { category: string; node: string; phase: string | null; evidence: string } | null {
+  const last = state.errors.at(-1);
+  if (!last) return null;
+  return { category: last.category, node: last.node, phase: last.phase ?? null, evidence: errorLine(last) };
+}
+
 /** The line that decided the category, else the last line of the output. */
 function errorLine(error: ErrorRecord): string {
   if (error.evidence?.trim()) return error.evidence;

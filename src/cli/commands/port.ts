@@ -6,7 +6,7 @@ import { runPort } from '../../port/runPort.ts';
 import { isSandboxError } from '../../sandbox/errors.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
 import type { CliContext } from '../CliContext.ts';
-import { describePortResult } from '../describePortResult.ts';
+import { describePortResult, lastErrorJson } from '../describePortResult.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { nonNegative, positiveInt } from '../numberOptions.ts';
 import { PortProgress } from '../PortProgress.ts';
@@ -99,6 +99,7 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
                       verification: s.verification,
                       attempts: s.attemptCount,
                       errorCategory: s.errors.at(-1)?.category ?? null,
+                      lastError: lastErrorJson(s),
                       tests: s.tests,
                       timings: s.timings,
                       llm: s.llm,
