@@ -25,6 +25,8 @@ export const HOST_COMMANDS: Readonly<Record<string, string>> = {
   // mmdebstrap stops without it for a foreign architecture
   'arch-test': 'arch-test',
   tar: 'tar',
+  // every source becomes a local git repository (hardened: no hooks, no repository config)
+  git: 'git',
 };
 
 export interface HostFacts {
