@@ -4,6 +4,7 @@ import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
 import { cmakeMissingPackage } from './cmakeMissingPackage.ts';
 import { cmakeProjectMessage } from './cmakeProjectMessage.ts';
+import { commonSymbols } from './commonSymbols.ts';
 import { configureMissingDependency } from './configureMissingDependency.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
@@ -16,6 +17,7 @@ import { installMissingPackage } from './installMissingPackage.ts';
 import { mcmodelMedany } from './mcmodelMedany.ts';
 import { mesonMissingDependency } from './mesonMissingDependency.ts';
 import { missingBuildTool } from './missingBuildTool.ts';
+import { missingCompiler } from './missingCompiler.ts';
 import { permissiveOldC } from './permissiveOldC.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
@@ -40,11 +42,13 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   mesonMissingDependency,
   configureMissingDependency,
   missingBuildTool,
+  missingCompiler,
   pythonImpShim,
   disableDownloadingOption,
   disableX86Options,
   dropUnsupportedCompilerFlags,
   addLibatomic,
+  commonSymbols,
   mcmodelMedany,
   // Before -fpermissive: example programs that fail are left out rather than compiled leniently.
   disableExamples,

@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { classifyError } from '../port/classifyError.ts';
+import { missingCompiler, missingCompilers } from './missingCompiler.ts';
+import type { HeuristicMatch } from './RecoveryHeuristic.ts';
+import { fixture, heuristicContext, removeWorkspaces } from './testing/heuristicContext.ts';
+
+afterEach(removeWorkspaces);
+
+describe('missing-compiler', () => {
+  it("reads meson's Unknown compiler(s) as the compilers it tried, in its order", () => {
+    expect(missingCompilers(fixture('meson-unknown-compiler'))).toEqual(['ldc2', 'ldc', 'gdc', 'dmd']);
+    expect(
+      missingCompilers("meson.build:1:0: ERROR: Unknown compiler(s): [['ccache', 'gfortran'], ['flang']]"),
+    ).toEqual(['gfortran', 'flang']);
+  });
+
+  it("reads CMake's missing CMAKE_<LANG>_COMPILER as that language's compiler", () => {
+    expect(missingCompilers(fixture('cmake-unknown-compiler'))).toEqual(['gfortran']);
+  });
+
+  it('installs the first compiler that Debian packages for riscv64', async () => {
+    const t = heuristicContext(fixture('meson-unknown-compiler'), {
+      failure: { phase: 'configure', command: 'meson setup build' },
+      providers: { 'command:gdc': 'gdc' },
+    });
+    const match = await missingCompiler.match(t.ctx);
+    expect(match?.key).toBe('command:ldc2,command:ldc,command:gdc,command:dmd');
+    const outcome = await missingCompiler.apply(t.ctx, match as HeuristicMatch);
+    expect(outcome).toMatchObject({ applied: true, plan: { packages: ['gdc'] } });
+    expect(t.installed).toEqual([['gdc']]);
+  });
+
+  it('applies nothing and names the compilers when none is packaged', async () => {
+    const t = heuristicContext(fixture('cmake-unknown-compiler'), {
+      failure: { phase: 'configure', command: 'cmake' },
+    });
+    const outcome = await missingCompiler.apply(
+      t.ctx,
+      (await missingCompiler.match(t.ctx)) as HeuristicMatch,
+    );
+    expect(outcome).toMatchObject({ applied: false, description: expect.stringContaining('gfortran') });
+  });
+
+  it('does not fire on other configure failures', () => {
+    for (const name of ['meson-dependency-not-found', 'cmake-could-not-find', 'configure-library-not-found'])
+      expect(missingCompilers(fixture(name)), name).toEqual([]);
+  });
+});
+
+describe('classifying a missing compiler', () => {
+  it('is MISSING_TOOLS for meson and CMake alike', () => {
+    for (const name of ['meson-unknown-compiler', 'cmake-unknown-compiler'])
+      expect(classifyError(fixture(name)).category, name).toBe('MISSING_TOOLS');
+  });
+});
