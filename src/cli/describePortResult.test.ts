@@ -87,7 +87,11 @@ describe('describePortResult', () => {
 
 describe('lastErrorJson', () => {
   it('gives the deciding line of the last error for port --json, and null without errors', () => {
-    const error = { ...anError('DEPENDENCY', 'x\ny\n'), phase: 'configure', evidence: 'configure: error: no foo' };
+    const error = {
+      ...anError('DEPENDENCY', 'x\ny\n'),
+      phase: 'configure',
+      evidence: 'configure: error: no foo',
+    };
     const state = portState({ errors: [anError('COMPILATION'), error] });
     expect(lastErrorJson(state)).toEqual({
       category: 'DEPENDENCY',

@@ -1,7 +1,10 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configureMissingDependency, fromConfigLog } from './configureMissingDependency.ts';
+import { classifyError } from '../port/classifyError.ts';
+import { firstErrorLine } from '../port/firstErrorLine.ts';
+import { configureMissingDependency, configureStop, fromConfigLog } from './configureMissingDependency.ts';
+import type { HeuristicMatch } from './RecoveryHeuristic.ts';
 import {
   fixture,
   heuristicContext,
@@ -93,3 +96,32 @@ describe('configure-missing-dependency', () => {
 });
 
 type HeuristicMatchLike = Awaited<ReturnType<typeof configureMissingDependency.match>>;
+
+describe('configure that stops with a notice block of its own', () => {
+  it('reads the block as the message and the failed check that shares its words', async () => {
+    const output = fixture('configure-notice-block');
+    expect(configureStop(output)?.message).toBe(
+      'Building this package requires DAHDI support. Please install the dahdi-linux package.',
+    );
+    const t = heuristicContext(output, {
+      failure: { phase: 'configure', command: './configure --prefix=/usr' },
+      providers: { 'header:dahdi/user.h': 'dahdi-source' },
+    });
+    const match = await configureMissingDependency.match(t.ctx);
+    expect(match?.key).toContain('header:dahdi/user.h');
+    expect(match?.key).not.toContain('gawk');
+    const outcome = await configureMissingDependency.apply(t.ctx, match as HeuristicMatch);
+    expect(outcome).toMatchObject({ applied: true, plan: { packages: ['dahdi-source'] } });
+  });
+
+  it('gives the block as the error line and a DEPENDENCY category, not an earlier harmless check', () => {
+    const output = fixture('configure-notice-block');
+    expect(firstErrorLine(output)?.text).toBe(
+      'configure: *** Building this package requires DAHDI support. ***',
+    );
+    expect(classifyError(output)).toMatchObject({
+      category: 'DEPENDENCY',
+      evidence: 'configure: *** Building this package requires DAHDI support. ***',
+    });
+  });
+});

@@ -4,6 +4,19 @@ import type { HeuristicContext, HeuristicMatch, RecoveryHeuristic } from './Reco
 import { readTreeFile } from './readTreeFile.ts';
 
 const CONFIGURE_ERROR = /^configure: error: (.*)$/m;
+/**
+ * A notice block some configure scripts print before `exit 1` instead of AC_MSG_ERROR
+ * (`configure: *** Building this package requires DAHDI support. ***`): its first line that
+ * asks for something starts the message.
+ */
+const NOTICE_LINE = /^configure: \*+ *(.*?) *\**\s*$/;
+const ASKS = /\b(requires?|install|not found|missing|needs?)\b/i;
+/** Words of a message that say nothing about which dependency is meant. */
+const PLAIN_WORDS = new Set(
+  'building build this that package packages requires require required support please install installed the found missing need needs with without version development files library libraries header headers and for from'.split(
+    ' ',
+  ),
+);
 /** Where configure may have written config.log, relative to the build's folder. */
 const CONFIG_LOGS = ['config.log', 'build/config.log', '_build/config.log'];
 const NAME = '[A-Za-z0-9_][\\w+.-]*';
@@ -15,23 +28,67 @@ const NAME = '[A-Za-z0-9_][\\w+.-]*';
  */
 function fromChecks(before: string): NamedDependency[] {
   const out: NamedDependency[] = [];
-  const lines = before.trimEnd().split('\n').reverse().slice(0, 6);
-  for (const line of lines) {
-    const failed = /^checking for (.+?)\.\.\. no\s*$/.exec(line);
-    if (!failed) {
+  for (const line of before.trimEnd().split('\n').reverse().slice(0, 6)) {
+    if (!FAILED_CHECK.test(line)) {
       if (/^checking /.test(line)) break;
       continue;
     }
-    const what = failed[1] as string;
-    const header = /^([\w+./-]+\.(?:h|hh|hpp|hxx))$/.exec(what);
-    const library = new RegExp(`^${NAME} in -l(${NAME})$`).exec(what);
-    // AC_CHECK_PROG and AC_PATH_PROG print the program's name alone
-    const program = new RegExp(`^(${NAME})$`).exec(what);
-    if (header) out.push({ kind: 'header', name: header[1] as string });
-    else if (library) out.push({ kind: 'library', name: library[1] as string });
-    else if (program && /[a-z]/.test(what)) out.push({ kind: 'command', name: program[1] as string });
+    const wanted = checkedFor(line);
+    if (wanted) out.push(wanted);
   }
   return out;
+}
+
+const FAILED_CHECK = /^checking for (.+?)\.\.\. no\s*$/;
+
+/** What a failed `checking for …` line looked for: a header, a library, a program. */
+function checkedFor(line: string): NamedDependency | null {
+  const what = FAILED_CHECK.exec(line)?.[1];
+  if (!what) return null;
+  // AC_CHECK_HEADER prints the header; AC_CHECK_DECL-like checks `SYMBOL in header.h`
+  const header = /^(?:\w+ in )?([\w+./-]+\.(?:h|hh|hpp|hxx))$/.exec(what);
+  const library = new RegExp(`^${NAME} in -l(${NAME})$`).exec(what);
+  // AC_CHECK_PROG and AC_PATH_PROG print the program's name alone
+  const program = new RegExp(`^(${NAME})$`).exec(what);
+  if (header) return { kind: 'header', name: header[1] as string };
+  if (library) return { kind: 'library', name: library[1] as string };
+  if (program && /[a-z]/.test(what)) return { kind: 'command', name: program[1] as string };
+  return null;
+}
+
+/** Where configure stopped, in its own words: `configure: error:`, else a notice block it printed. */
+export function configureStop(out: string): { message: string; index: number; line: string } | null {
+  const error = CONFIGURE_ERROR.exec(out);
+  if (error) return { message: error[1] as string, index: error.index, line: error[0].trim() };
+  const lines = out.split('\n');
+  const first = lines.findIndex((l) => NOTICE_LINE.test(l) && ASKS.test(l));
+  if (first === -1) return null;
+  const block: string[] = [];
+  for (const line of lines.slice(first)) {
+    const text = NOTICE_LINE.exec(line)?.[1];
+    if (text === undefined) break;
+    if (text) block.push(text);
+  }
+  const message = block.join(' ');
+  return { message, index: lines.slice(0, first).join('\n').length, line: `configure: *** ${message}` };
+}
+
+/**
+ * Failed checks anywhere before the stop whose subject shares a word with the message (`checking
+ * for DAHDI_CODE in dahdi/user.h... no` for "requires DAHDI support"): configure may have gone on
+ * checking other things after the one that mattered.
+ */
+function relatedChecks(before: string, message: string): NamedDependency[] {
+  const words = [...message.toLowerCase().matchAll(/[a-z][a-z0-9]{2,}/g)]
+    .map((m) => m[0])
+    .filter((w) => !PLAIN_WORDS.has(w));
+  if (words.length === 0) return [];
+  return before
+    .split('\n')
+    .filter((line) => words.some((w) => line.toLowerCase().includes(w)))
+    .map(checkedFor)
+    .filter((w): w is NamedDependency => w !== null)
+    .reverse();
 }
 
 /**
@@ -75,9 +132,9 @@ export const configureMissingDependency: RecoveryHeuristic = {
   description: "install the Debian package of the dependency configure's error and config.log name",
   async match(ctx: HeuristicContext): Promise<HeuristicMatch | null> {
     const out = ctx.failure.output;
-    const error = CONFIGURE_ERROR.exec(out);
-    if (!error) return null;
-    const message = error[1] as string;
+    const stop = configureStop(out);
+    if (!stop) return null;
+    const { message } = stop;
     const { named, words } = namedInMessage(message);
     let log: string | null = null;
     for (const rel of CONFIG_LOGS) {
@@ -86,12 +143,13 @@ export const configureMissingDependency: RecoveryHeuristic = {
     }
     const wanted = unique([
       ...named,
-      ...fromChecks(out.slice(0, error.index)),
+      ...fromChecks(out.slice(0, stop.index)),
+      ...relatedChecks(out.slice(0, stop.index), message),
       ...(log ? fromConfigLog(log) : []),
       ...words,
     ]).slice(0, 8);
     if (wanted.length === 0) return null;
-    return { key: keyOf(wanted), reason: `configure: error: ${message.trim()}` };
+    return { key: keyOf(wanted), reason: stop.line };
   },
   apply(ctx, match) {
     return installNamedDependency(ctx, parseKey(match.key), 'configure looked for');

@@ -1,4 +1,4 @@
-import { diagnosticLines } from './firstErrorLine.ts';
+import { diagnosticLines, firstErrorLine } from './firstErrorLine.ts';
 import type { ErrorCategory, Severity } from './vocabulary.ts';
 
 interface CategoryRule {
@@ -27,7 +27,7 @@ const RULES: readonly CategoryRule[] = [
   {
     category: 'DEPENDENCY',
     pattern:
-      /fatal error: [^:]+\.(h|hpp|hh|hxx): no such file or directory|no package '[^']+' found|package '[^']+',? (required by '[^']+', )?not found|could not find (a )?(package|module)|could not find [A-Za-z0-9_]+ \(missing:|run-time dependency .* found: no|dependency "[^"]+" not found|cannot find -l[\w+.-]+|unable to locate package|no matching package named|cannot find package|checking for [^\n]*\.\.\. no\s*$/im,
+      /fatal error: [^:]+\.(h|hpp|hh|hxx): no such file or directory|no package '[^']+' found|package '[^']+',? (required by '[^']+', )?not found|could not find (a )?(package|module)|could not find [A-Za-z0-9_]+ \(missing:|run-time dependency .* found: no|dependency "[^"]+" not found|cannot find -l[\w+.-]+|unable to locate package|no matching package named|cannot find package|^configure: \*+ .*\b(requires .* support|please install)\b|^configure: error: .*\b(not found|(is|are) required|please install)\b|checking for [^\n]*\.\.\. no\s*$/im,
   },
   {
     category: 'MISSING_TOOLS',
@@ -60,6 +60,14 @@ const RULES: readonly CategoryRule[] = [
     pattern: /:\d+(:\d+)?: (fatal )?error:|error: |\berror\b.*\.o\]|\*\*\* \[.*\] error \d+/i,
   },
 ];
+
+/** Categories decided by any line of the output, before the first error line is read. */
+const OVERRIDING: ReadonlySet<ErrorCategory> = new Set([
+  'DISK_SPACE',
+  'RATE_LIMIT',
+  'NETWORK',
+  'ARCHITECTURE_IMPOSSIBLE',
+]);
 
 const SEVERITY: Record<ErrorCategory, Severity> = {
   DEPENDENCY: 'medium',
@@ -102,10 +110,30 @@ export function classifyError(output: string, facts: { timedOut?: boolean } = {}
       evidence: 'the command ran past its time limit',
     };
   const lines = diagnosticLines(output);
+  // What the machine ran out of, or cannot do at all, wins wherever it is said; then the first
+  // real error line decides (an earlier `checking for gawk... no` did not stop the build); then
+  // any line of the output, rule by rule.
+  const decide = (rule: CategoryRule, candidates: readonly string[]): Classification | null => {
+    const line = candidates.find((l) => rule.pattern.test(l));
+    return line === undefined
+      ? null
+      : { category: rule.category, severity: SEVERITY[rule.category], evidence: line.trim() };
+  };
+  const errorLine = firstErrorLine(output)?.text;
+  const overriding = RULES.filter((r) => OVERRIDING.has(r.category));
+  for (const rule of overriding) {
+    const found = decide(rule, lines);
+    if (found) return found;
+  }
+  if (errorLine) {
+    for (const rule of RULES) {
+      const found = decide(rule, [errorLine]);
+      if (found) return found;
+    }
+  }
   for (const rule of RULES) {
-    const line = lines.find((l) => rule.pattern.test(l));
-    if (line !== undefined)
-      return { category: rule.category, severity: SEVERITY[rule.category], evidence: line.trim() };
+    const found = decide(rule, lines);
+    if (found) return found;
   }
   return { category: 'UNKNOWN', severity: SEVERITY.UNKNOWN, evidence: '' };
 }

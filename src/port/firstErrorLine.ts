@@ -39,6 +39,9 @@ const ERROR_LINE: readonly RegExp[] = [
   /^collect2: error:/,
   /^(\S*\/)?g?make(\[\d+\])?: \*\*\* /,
   /^configure: error:/,
+  // configure scripts that stop with a notice block of their own (`configure: *** Please install
+  // the dahdi-linux package. ***`, then exit 1): a line of it that asks for something
+  /^configure: \*+ .*\b(requires?|install|not found|missing|needs?|cannot|unable)\b/i,
   /^CMake Error\b/,
   /^(\S+:\d+:\d+: )?ERROR: /,
   /^error: /i,
