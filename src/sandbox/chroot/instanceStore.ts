@@ -8,6 +8,7 @@ import { readSubordinateIds } from '../userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../userns/treeOwner.ts';
 import { ChrootSandbox, instanceLayout } from './ChrootSandbox.ts';
 import type { InstanceRecord } from './InstanceRecord.ts';
+import { MERGED_USR_UPPER, writeUpperEntries } from './mergedUsrUpper.ts';
 
 export type NewInstance = Omit<InstanceRecord, 'id' | 'createdAt' | 'snapshots' | 'ownerPid'> & {
   ownerPid?: number;
@@ -22,6 +23,9 @@ export async function createInstance(paths: SandboxPaths, spec: NewInstance): Pr
   // the sandbox's ids must reach the instance's folders (a umask of 077 would shut them out)
   for (const dir of [paths.root, paths.instances, layout.dir, layout.merged, layout.transferIn])
     await chmod(dir, 0o755);
+  // the layered modes: merged-/usr as Debian requires, with the x86_64 loader still found
+  // (why here and not in the layers: mergedUsrUpper.ts); handed to the sandbox's root below
+  if (spec.toolsKey) await writeUpperEntries(layout.upper, MERGED_USR_UPPER);
   await giveToSandboxRoot(ids, [layout.upper, layout.work, layout.workspace, layout.transferOut]);
   const record: InstanceRecord = {
     ...spec,

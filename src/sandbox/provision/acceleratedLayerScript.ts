@@ -7,6 +7,8 @@ export const NATIVE_GOROOT = '/native/usr/lib/go';
  * binary with an x86_64 twin is diverted by dpkg (so apt and dpkg keep knowing about it) and
  * replaced by a symlink to the twin; every spelling (cc, gcc, gcc-14, absolute paths) then reaches
  * the native cross compiler. No wrapper: an emulated shell would cost ~45 ms per call.
+ * Its `/lib64` (into the tools tree) is not merged-/usr; every instance's upper layer replaces it
+ * (chroot/mergedUsrUpper.ts), so this script and the layer keys the proofs name stay as they are.
  */
 export function acceleratedLayerScript(): string {
   return `set -eu
