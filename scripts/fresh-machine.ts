@@ -17,9 +17,11 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -31,6 +33,9 @@ const { values } = parseArgs({
   options: { keep: { type: 'boolean', default: false }, mirror: { type: 'string' } },
 });
 const repo = resolve(import.meta.dirname, '..');
+const FRESH_PARENT = '/var/tmp';
+const FRESH_PREFIX = 'rvport-fresh-';
+const STALE_MS = 3 * 60 * 60 * 1000;
 const mirror = values.mirror ?? debianMirror();
 if (!mirror) fail("no Debian mirror in this machine's apt sources; pass --mirror URL");
 if (process.getuid?.() !== 0) fail('the fresh-machine check runs as root (mmdebstrap, mounts)');
@@ -43,9 +48,19 @@ interface Step {
 }
 const steps: Step[] = [];
 const STEPS = 9;
-const base = mkdtempSync('/var/tmp/rvport-fresh-');
+removeStaleRoots();
+const base = mkdtempSync(join(FRESH_PARENT, FRESH_PREFIX));
 const root = join(base, 'root');
 let failed = false;
+
+/** Roots of runs that were killed (CI's time limit) are removed by the next run after a while. */
+function removeStaleRoots(): void {
+  for (const name of readdirSync(FRESH_PARENT)) {
+    const path = join(FRESH_PARENT, name);
+    if (name.startsWith(FRESH_PREFIX) && Date.now() - statSync(path).mtimeMs > STALE_MS)
+      rmSync(path, { recursive: true, force: true });
+  }
+}
 
 function fail(message: string): never {
   console.error(`fresh-machine: ${message}`);
