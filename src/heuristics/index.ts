@@ -13,6 +13,7 @@ import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
+import { gnulibStdioInternals } from './gnulibStdioInternals.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
 import { mcmodelMedany } from './mcmodelMedany.ts';
 import { mesonMissingDependency } from './mesonMissingDependency.ts';
@@ -50,6 +51,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   addLibatomic,
   commonSymbols,
   mcmodelMedany,
+  gnulibStdioInternals,
   // Before -fpermissive: example programs that fail are left out rather than compiled leniently.
   disableExamples,
   permissiveOldC,

@@ -12,6 +12,8 @@ const index = ContentsIndex.fromText(
     'usr/include/readline/readline.h\tlibeditreadline-dev,libreadline-dev',
     'usr/lib/riscv64-linux-gnu/cmake/yaml/yamlConfig.cmake\tlibyaml-dev',
     'usr/bin/apr-1-config\tlibapr1-dev',
+    'usr/include/crypto++/aes.h\tlibcrypto++-dev',
+    'usr/include/cryptopp\tlibcrypto++-dev',
   ].join('\n'),
 );
 const dep = (kind: RawDependency['kind'], name: string, required = true): RawDependency => ({
@@ -45,6 +47,15 @@ describe('resolveDependencies', () => {
       ['apr-1-config', ['libapr1-dev'], 'contents'],
       ['readline/readline.h', ['libreadline-dev', 'libeditreadline-dev'], 'contents'],
     ]);
+  });
+
+  it('finds a header under a folder the package links to another name', () => {
+    const [aes, missing] = resolveDependencies(
+      [dep('header', 'cryptopp/aes.h'), dep('header', 'nothere/x.h')],
+      index,
+    );
+    expect(aes?.debianPackages).toEqual(['libcrypto++-dev']);
+    expect(missing?.debianPackages).toEqual([]);
   });
 
   it('falls back to the alias table last, and merges duplicates', () => {

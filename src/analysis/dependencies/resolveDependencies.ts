@@ -14,8 +14,16 @@ export function candidatePaths(dep: Pick<RawDependency, 'kind' | 'name'>): strin
         `usr/share/pkgconfig/${n}.pc`,
         `usr/lib/pkgconfig/${n}.pc`,
       ];
-    case 'header':
-      return [`usr/include/${n}`, `usr/include/${MULTIARCH}/${n}`];
+    case 'header': {
+      // Contents lists files and symlinks, never folders: a folder of headers that a package
+      // links to another name (`cryptopp -> crypto++`) is found by the link
+      const folder = n.includes('/') ? n.split('/')[0] : undefined;
+      return [
+        `usr/include/${n}`,
+        `usr/include/${MULTIARCH}/${n}`,
+        ...(folder && folder !== '.' && folder !== '..' ? [`usr/include/${folder}`] : []),
+      ];
+    }
     case 'library': {
       const base = n.startsWith('lib') ? n.slice(3) : n;
       return [`usr/lib/${MULTIARCH}/lib${base}.so`, `usr/lib/${MULTIARCH}/lib${base}.a`];
