@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { classifyError } from '../port/classifyError.ts';
+import { firstErrorLine } from '../port/firstErrorLine.ts';
 import { missingBuildTool, missingTool } from './missingBuildTool.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';
 import { fixture, heuristicContext, removeWorkspaces } from './testing/heuristicContext.ts';
@@ -9,6 +11,7 @@ describe('missing-build-tool', () => {
   it.each([
     ['tool-cannot-find', 'protoc'],
     ['tool-must-be-in-path', 'gperf'],
+    ['make-tool-not-in-path', 'gnustep-config'],
   ])('reads %s as the program %s', (name, program) => {
     expect(missingTool(fixture(name))).toBe(program);
   });
@@ -29,5 +32,13 @@ describe('missing-build-tool', () => {
       expect(missingTool(fixture(name)), name).toBeNull();
     expect(missingTool('error: cannot find the file')).toBeNull();
     expect(missingTool('/usr/bin/ld: cannot find crt1.o: No such file or directory')).toBeNull();
+  });
+
+  it("classifies a Makefile's own words for a missing program as MISSING_TOOLS, its $(error) as the error line", () => {
+    const output = fixture('make-tool-not-in-path');
+    expect(classifyError(output).category).toBe('MISSING_TOOLS');
+    expect(firstErrorLine(output)?.text).toBe(
+      'GNUmakefile:16: *** You need to set GNUSTEP_MAKEFILES before compiling!.  Stop.',
+    );
   });
 });

@@ -16,6 +16,8 @@ const TOOL_MESSAGES: readonly RegExp[] = [
     'im',
   ),
   new RegExp(`(?:^|[\\s:'"\`‘])(${NAME}?)['"’]? (?:is )?required,? but (?:was |is )?not found`, 'im'),
+  // `so gnustep-config is not in your PATH.` (a Makefile's own $(warning) lines)
+  new RegExp(`(?:^|[\\s:'"\`‘])(${NAME}?)['"’]? is not (?:installed )?in (?:the |your )?\\$?PATH`, 'im'),
 ];
 /** Words these sentences also use for things that are not programs. */
 const NOT_A_PROGRAM = new Set([

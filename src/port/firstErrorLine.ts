@@ -38,6 +38,8 @@ const ERROR_LINE: readonly RegExp[] = [
   /(^|\/)ld(\.bfd|\.gold|\.lld)?: .*(cannot find|error)/,
   /^collect2: error:/,
   /^(\S*\/)?g?make(\[\d+\])?: \*\*\* /,
+  // a Makefile's own $(error …): `GNUmakefile:16: *** You need to set X before compiling!.  Stop.`
+  /^\S+:\d+: \*\*\* .*\bStop\.$/,
   /^configure: error:/,
   // configure scripts that stop with a notice block of their own (`configure: *** Please install
   // the dahdi-linux package. ***`, then exit 1): a line of it that asks for something
