@@ -1,5 +1,6 @@
 import type { BuildSystemCandidate } from './buildSystems/index.ts';
 import { type AutotoolsHelper, checkAutotoolsHelpers } from './checkAutotoolsHelpers.ts';
+import { countCompiledSources } from './countCompiledSources.ts';
 import type { ContentsLookup } from './dependencies/ContentsIndex.ts';
 import type { Dependency } from './dependencies/Dependency.ts';
 import { resolveDependencies } from './dependencies/resolveDependencies.ts';
@@ -31,6 +32,8 @@ export interface Analysis {
   findingCounts: Record<Severity, number>;
   autotoolsHelpers: AutotoolsHelper[];
   files: number;
+  /** Files of compiled languages (C, C++, assembly, Fortran, Go, Rust, …): 0 means data or scripts only. */
+  compiledSources: number;
   /** Symbolic links left out because they lead out of the tree: their targets were never read. */
   refusedLinks: RefusedLink[];
   durationMs: number;
@@ -70,6 +73,7 @@ export function analyzeTree(root: string, options: AnalyzeTreeOptions): Analysis
     findingCounts,
     autotoolsHelpers: checkAutotoolsHelpers(tree),
     files: tree.files.length,
+    compiledSources: countCompiledSources(tree),
     refusedLinks: [...tree.refusedLinks],
     durationMs: Math.round(performance.now() - started),
   };

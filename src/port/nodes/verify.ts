@@ -4,6 +4,7 @@ import { decideVerdict } from '../../verify/decideVerdict.ts';
 import { type ElfFacts, inspectFileIn } from '../../verify/inspectFile.ts';
 import { findBuildOutputs } from '../findBuildOutputs.ts';
 import { BuildFixNode } from '../nodeNames.ts';
+import { nothingToProve } from '../nothingToProve.ts';
 import { rankArtifacts } from '../outputs/rankArtifacts.ts';
 import { portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
@@ -12,6 +13,7 @@ import { routeVerifyResult } from '../routes/routeVerifyResult.ts';
 import { withAudit } from './audit.ts';
 import { ensureBuildTree } from './ensureBuildTree.ts';
 import { makeError, recordError } from './recordError.ts';
+import { scriptedOf } from './scriptedAnalysis.ts';
 
 /**
  * Reads the ELF headers of everything the build made (in the tree and in DESTDIR) and decides by
@@ -42,7 +44,10 @@ export const verifyNode = FunctionNode<PortState>({
       state.plan?.expectedArtifacts.length ? { expected: state.plan.expectedArtifacts } : {},
     );
     const artifacts = rankArtifacts(facts);
-    const verification = { verdict: verdict.verdict, reason: verdict.reason };
+    const verification = {
+      verdict: verdict.verdict,
+      reason: nothingToProve(scriptedOf(state)?.compiledSources, facts) ?? verdict.reason,
+    };
     const audit = withAudit(state, BuildFixNode.verify, verdict.verdict, verdict.reason);
     if (verdict.foreign.length > 0) {
       const error = makeError({
