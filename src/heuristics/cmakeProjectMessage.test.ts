@@ -50,4 +50,16 @@ describe('cmake-project-message', () => {
   it("leaves CMake's Find module errors to cmake-missing-package", async () => {
     expect(await cmakeProjectMessage.match(heuristicContext(fixture('cmake-could-not-find')).ctx)).toBeNull();
   });
+
+  it("reads a project's Find module that stops as the package it is named after", async () => {
+    const t = heuristicContext(fixture('cmake-find-module-message'), {
+      plan: cmakePlan,
+      providers: { 'pkgconfig:libindi': 'libindi-dev' },
+    });
+    const match = await cmakeProjectMessage.match(t.ctx);
+    expect(match?.key).toBe('word:INDI');
+    expect(match?.reason).toBe('CMake: Could not find INDI include directory');
+    const outcome = await cmakeProjectMessage.apply(t.ctx, match as HeuristicMatch);
+    expect(outcome).toMatchObject({ applied: true, plan: { packages: ['libindi-dev'] } });
+  });
 });

@@ -5,6 +5,7 @@ import { readTreeFile } from './readTreeFile.ts';
 
 /** `CMake Error at CMakeLists.txt:6 (message):` and the indented text of the project's message. */
 const PROJECT_MESSAGE = /^CMake Error at [^\n]+ \(message\):\n((?:[ \t]+\S[^\n]*\n?)+)/m;
+const FIND_MODULE = /^CMake Error at (?:[^\n]*\/)?Find([A-Za-z0-9_][\w+-]*)\.cmake:\d+ \(message\):/m;
 /** Where CMake logs its failed checks: 3.26 and later, and before. */
 const CHECK_LOGS = ['CMakeFiles/CMakeConfigureLog.yaml', 'CMakeFiles/CMakeError.log'];
 
@@ -47,6 +48,10 @@ export const cmakeProjectMessage: RecoveryHeuristic = {
     const message = PROJECT_MESSAGE.exec(ctx.failure.output)?.[1]?.replace(/\s+/g, ' ').trim();
     if (!message || /Could NOT find|package configuration file/.test(message)) return null;
     const { named, words } = namedInMessage(message);
+    // a project's Find module that stops (`CMake Error at cmake_modules/FindINDI.cmake:285`)
+    // is about the package it is named after
+    const module = FIND_MODULE.exec(ctx.failure.output)?.[1];
+    if (module) words.push({ kind: 'word', name: module });
     let log: string | null = null;
     for (const rel of CHECK_LOGS) {
       log = await readTreeFile(ctx, `${buildDir(ctx)}/${rel}`);

@@ -64,7 +64,9 @@ export async function packageFor(ctx: HeuristicContext, wanted: NamedDependency)
   if (!/^[a-z0-9][\w+.-]*$/.test(stem)) return null;
   return (
     (await ctx.findPackage('library', stem)) ??
-    (await ctx.findPackage('pkgconfig', wanted.name.toLowerCase()))
+    (await ctx.findPackage('pkgconfig', wanted.name.toLowerCase())) ??
+    // a module named after the library (`libindi.pc` for "INDI")
+    (await ctx.findPackage('pkgconfig', `lib${stem}`))
   );
 }
 

@@ -26,5 +26,11 @@ export function namedInMessage(message: string): { named: NamedDependency[]; wor
     'i',
   ).exec(message);
   if (notFound?.[1]) words.push({ kind: 'word', name: notFound[1].replace(/[.,;:]+$/, '') });
+  // `Could not find INDI include directory`, `Unable to find the FOO library`
+  const couldNotFind = new RegExp(
+    `(?:could not|couldn't|cannot|can't|unable to) (?:find|locate) (?:the )?['"\`‘]?(${NAME})['"’]? (?:include|library|libraries|headers?|development|package|installation)`,
+    'i',
+  ).exec(message);
+  if (couldNotFind?.[1]) words.push({ kind: 'word', name: couldNotFind[1].replace(/[.,;:]+$/, '') });
   return { named, words };
 }
