@@ -50,4 +50,25 @@ describe('autotools detector', () => {
     expect(handWritten?.details?.configureShipped).toBe(false);
     expect(autotools.detect(SourceTree.fromFiles({ configure: generated }), '')).toBeNull();
   });
+
+  it('bootstraps with autoreconf when autogen.sh enters a folder the tree lacks (absent vendored code)', () => {
+    const autogen =
+      '#!/bin/bash\n#First need to build jemalloc\ncd libs/jemalloc\nbash autogen.sh\ncd ../..\nautoreconf --install\n';
+    const absent = autotools.detect(SourceTree.fromFiles({ 'configure.ac': '', 'autogen.sh': autogen }), '');
+    expect(absent?.details).toMatchObject({
+      bootstrap: 'autoreconf -fi',
+      bootstrapSkipped: 'autogen.sh enters libs/jemalloc, which the tree does not have',
+    });
+    const present = autotools.detect(
+      SourceTree.fromFiles({ 'configure.ac': '', 'autogen.sh': autogen, 'libs/jemalloc/autogen.sh': '' }),
+      '',
+    );
+    expect(present?.details).toMatchObject({ bootstrap: './autogen.sh' });
+    expect(present?.details).not.toHaveProperty('bootstrapSkipped');
+    // variables, parent folders and the current folder are not judged
+    const unknowable = 'cd "$srcdir"\ncd ..\ncd .\n(cd $d && make)\n';
+    expect(
+      autotools.detect(SourceTree.fromFiles({ 'configure.ac': '', 'autogen.sh': unknowable }), '')?.details,
+    ).toMatchObject({ bootstrap: './autogen.sh' });
+  });
 });

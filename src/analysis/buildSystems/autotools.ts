@@ -1,4 +1,4 @@
-import { joinPath } from '../SourceTree.ts';
+import { joinPath, type SourceTree } from '../SourceTree.ts';
 import { type BuildSystemDetector, PARALLEL } from './BuildSystemDetector.ts';
 
 /** The marker autoconf writes at the top of every configure script it generates. */
@@ -25,17 +25,26 @@ export const autotools: BuildSystemDetector = {
     if (shipped) evidence.push(joinPath(dir, 'configure'));
     for (const f of ['Makefile.am', 'Makefile.in', 'makefile.in'])
       if (files.includes(f)) evidence.push(joinPath(dir, f));
-    const bootstrap = shipped
-      ? null
-      : files.includes('autogen.sh')
-        ? './autogen.sh'
-        : files.includes('bootstrap')
-          ? './bootstrap'
-          : 'autoreconf -fi';
+    const script = files.includes('autogen.sh')
+      ? 'autogen.sh'
+      : files.includes('bootstrap')
+        ? 'bootstrap'
+        : null;
+    // a project script that enters a folder the tree does not have (vendored code a release or
+    // a snapshot left out) fails or, calling itself from the wrong folder, never ends
+    const absent = script ? absentFolder(tree, dir, tree.read(joinPath(dir, script)) ?? '') : null;
+    const bootstrap = shipped ? null : script && !absent ? `./${script}` : 'autoreconf -fi';
     return {
       confidence: shipped ? 0.95 : 0.85,
       evidence,
-      details: { configureShipped: shipped, bootstrap, automake: files.includes('Makefile.am') },
+      details: {
+        configureShipped: shipped,
+        bootstrap,
+        automake: files.includes('Makefile.am'),
+        ...(absent && !shipped
+          ? { bootstrapSkipped: `${script} enters ${absent}, which the tree does not have` }
+          : {}),
+      },
     };
   },
   defaultPlan(candidate) {
@@ -49,3 +58,16 @@ export const autotools: BuildSystemDetector = {
     ];
   },
 };
+
+/** The first folder a shell script `cd`s into (a literal relative path) that is not in the tree. */
+export function absentFolder(tree: SourceTree, dir: string, script: string): string | null {
+  for (const m of script.matchAll(
+    /^[ \t]*(?:\(\s*)?cd[ \t]+(["']?)([\w.+-][\w./+-]*)\1[ \t]*(?:$|[;&|)])/gm,
+  )) {
+    const folder = (m[2] as string).replace(/\/+$/, '');
+    if (folder.split('/').some((part) => part === '..' || part === '.') || folder === '') continue;
+    const path = joinPath(dir, folder);
+    if (!tree.files.some((f) => f.startsWith(`${path}/`))) return folder;
+  }
+  return null;
+}
