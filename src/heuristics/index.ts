@@ -19,6 +19,7 @@ import { mcmodelMedany } from './mcmodelMedany.ts';
 import { mesonMissingDependency } from './mesonMissingDependency.ts';
 import { missingBuildTool } from './missingBuildTool.ts';
 import { missingCompiler } from './missingCompiler.ts';
+import { otherBuildSystem } from './otherBuildSystem.ts';
 import { permissiveOldC } from './permissiveOldC.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
@@ -60,4 +61,6 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   disableDocumentation,
   skipDocumentationSubdir,
   serialMake,
+  // last resort: the tree's other build system
+  otherBuildSystem,
 ];

@@ -34,6 +34,17 @@ const TOOLCHAIN_PACKAGES: Record<string, string[]> = {
   cargo: ['cargo'],
 };
 
+/** A default plan's phases as a port runs them. */
+export function planPhases(base: DefaultPlan): PlanPhase[] {
+  return base.phases.map((p) => ({
+    name: p.name,
+    commands: [...p.commands],
+    // Tests run in finish; an install step is a convenience (a plain Makefile may have none):
+    // neither decides whether the build worked.
+    ...(p.name === 'test' || p.name === 'install' ? { optional: true } : {}),
+  }));
+}
+
 /**
  * The standard plan for the detected build system (no LLM): the analysis's default phases, the
  * Debian packages the dependencies resolved to, and a prepare step that refreshes config.guess
@@ -45,13 +56,7 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
   const analysis = state.packageAnalysis;
   const base = basePlan(scripted, analysis);
   if (base.phases.length === 0) return null;
-  const phases: PlanPhase[] = base.phases.map((p) => ({
-    name: p.name,
-    commands: [...p.commands],
-    // Tests run in finish; an install step is a convenience (a plain Makefile may have none):
-    // neither decides whether the build worked.
-    ...(p.name === 'test' || p.name === 'install' ? { optional: true } : {}),
-  }));
+  const phases = planPhases(base);
   const bootstraps = phases.some((p) => p.name === 'bootstrap');
   const stale = scripted.autotoolsHelpers.filter((h) => !h.knowsRiscv64);
   if (stale.length > 0 && !bootstraps) {

@@ -1,0 +1,56 @@
+import { defaultPlan } from '../analysis/detectBuildSystems.ts';
+import { scriptedOf } from '../port/nodes/scriptedAnalysis.ts';
+import { planPhases } from '../port/planFromAnalysis.ts';
+import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+
+/** Phases whose failure another build system of the tree may not share. */
+const BUILD_PHASES = new Set(['bootstrap', 'configure', 'build']);
+/** Below this the analysis was guessing; such a candidate is not worth an attempt. */
+const MIN_CONFIDENCE = 0.5;
+
+/**
+ * A tree with two build systems (meson and autotools, CMake and a legacy Makefile): when the
+ * chosen one fails to configure or build and no other repair applied, the next candidate the
+ * analysis found is tried with its standard plan (the packages installed so far and the plan's
+ * environment stay), once each, before the port escalates. Last in the list: it is the repair of
+ * last resort, not a way around a missing package.
+ */
+export const otherBuildSystem: RecoveryHeuristic = {
+  name: 'other-build-system',
+  description: "build with the tree's other build system when the chosen one fails",
+  match(ctx) {
+    if (!BUILD_PHASES.has(ctx.failure.phase) || ctx.failure.timedOut) return null;
+    const candidates = scriptedOf(ctx.state)?.buildSystems ?? [];
+    const next = candidates.find(
+      (c) =>
+        c.confidence >= MIN_CONFIDENCE &&
+        c.type !== ctx.plan.buildSystem &&
+        c.type !== 'unknown' &&
+        (c.dir === ctx.plan.dir || c.dir === '.'),
+    );
+    if (!next) return null;
+    return {
+      key: `${next.type}:${next.dir}`,
+      reason: `${ctx.plan.buildSystem} failed in the ${ctx.failure.phase} phase; the tree also has ${next.type} (${next.evidence.join(', ')})`,
+    };
+  },
+  async apply(ctx, match) {
+    const [type, dir] = match.key.split(/:(.*)/s);
+    const candidate = scriptedOf(ctx.state)?.buildSystems.find((c) => c.type === type && c.dir === dir);
+    const base = candidate ? defaultPlan(candidate) : null;
+    if (!base || base.phases.length === 0)
+      return { applied: false, description: `no standard plan for ${type}`, commands: [] };
+    return {
+      applied: true,
+      description: `build with ${base.buildSystem} in ${base.dir} instead of ${ctx.plan.buildSystem}`,
+      commands: [],
+      // the prepare phase stays: its edits (refreshed config.guess, source fixes) hold for any build
+      plan: {
+        ...ctx.plan,
+        buildSystem: base.buildSystem,
+        dir: base.dir,
+        phases: [...ctx.plan.phases.filter((p) => p.name === 'prepare'), ...planPhases(base)],
+      },
+    };
+  },
+};
