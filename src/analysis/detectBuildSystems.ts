@@ -5,6 +5,7 @@ import {
   type PlanPhase,
 } from './buildSystems/index.ts';
 import { depthOf, type SourceTree } from './SourceTree.ts';
+import { preferUpstreamBuild } from './upstreamPreference.ts';
 
 /** Builds deeper than this below the root are not looked for (arj keeps its in gnu/). */
 export const MAX_BUILD_DEPTH = 2;
@@ -59,6 +60,7 @@ export function detectBuildSystems(
     if (rootBuilds && c.dir !== '.')
       c.confidence = Math.max(0.05, Math.round((c.confidence - ROOT_BUILD_PENALTY) * 100) / 100);
   }
+  preferUpstreamBuild(tree, found);
   found.sort((a, b) => b.confidence - a.confidence || a.order - b.order || (a.dir < b.dir ? -1 : 1));
   return found.map(({ order: _order, ...candidate }) => candidate);
 }
