@@ -7,6 +7,7 @@ import type { StepOptions } from './acquireGit.ts';
 import type { Acquired } from './acquireSource.ts';
 import { gitEntryWarnings, sha256File } from './acquireTarball.ts';
 import { commitTree } from './commitTree.ts';
+import { keepDebianPackaging } from './keepDebianPackaging.ts';
 import type { SourceSpec } from './parseSource.ts';
 import { SourceError } from './SourceError.ts';
 import { type ExtractOptions, extractTarball } from './tar/extractTarball.ts';
@@ -18,6 +19,8 @@ const TARBALL = /\.tar\.(gz|xz|bz2|lzma|lz|zst)$/;
 
 export interface DebianOptions extends ExtractOptions {
   aptDir: string;
+  /** Where Debian's packaging (the debian.tar) is unpacked: rvport's metadata folder, not the tree. */
+  packagingDir: string;
   suite?: string;
   mirror?: string;
 }
@@ -159,6 +162,11 @@ export async function acquireDebian(
     const name = /\.orig-([A-Za-z0-9-]+)\.tar\./.exec(component)?.[1] ?? component;
     await extractTarball(join(download, component), join(tree, name), scratch, options);
   }
+  const debianTar = files.find((f) => /\.debian\.tar\.[a-z0-9]+$/.test(f));
+  const kept = debianTar
+    ? await keepDebianPackaging(join(download, debianTar), options.packagingDir, scratch, options)
+    : { packaging: null, warnings: [] };
+  warnings.push(...kept.warnings);
   const version = orig.replace(/^[^_]+_/, '').replace(/(\.orig)?\.tar\.[a-z0-9]+$/, '');
   const sha256 = await sha256File(join(download, orig));
   const { commit, listing } = await commitTree(
@@ -173,7 +181,7 @@ export async function acquireDebian(
     gitDir,
     submodules: 'none',
     tarballSha256: sha256,
-    debian: { package: spec.package, version, suite, tarball: orig },
+    debian: { package: spec.package, version, suite, tarball: orig, packaging: kept.packaging },
     warnings,
   };
 }
