@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { isPackagingOnly, matchesRiscv64, parseBuildDepends, sourceStanza } from './parseBuildDepends.ts';
 
 // debian/control of real trixie source packages, as their debian.tar ships them
-const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', `${name}.control`), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(join(import.meta.dirname, 'fixtures', `${name}.control`), 'utf8');
 
 describe('parseBuildDepends', () => {
   it('reads a one-line field and leaves debhelper out (sl)', () => {
@@ -63,6 +64,7 @@ describe('parseBuildDepends', () => {
       'Build-Depends: libfoo-dev [amd64 i386], libbar-dev [!riscv64], libbaz-dev [!hurd-any !kfreebsd-any],',
       ' libcross-dev <cross>, libtest-dev <!nocheck> <cross>, libstage-dev <stage1 !nocheck>,',
       ' libnuma-dev [any-riscv64] | libfake-dev, libx [linux-any] | liby, gcc-multilib [amd64] | gcc,',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a Debian substitution variable, not a template
       ' tool:native (>= 1.0~), ${misc:Depends}, Bad_Name',
       'Build-Depends-Indep: doxygen',
       '',
@@ -106,8 +108,16 @@ describe('matchesRiscv64', () => {
 
 describe('isPackagingOnly', () => {
   it('knows Debian packaging tools and nothing else', () => {
-    for (const name of ['debhelper', 'debhelper-compat', 'dh-autoreconf', 'dh-sequence-python3', 'quilt', 'cdbs'])
+    for (const name of [
+      'debhelper',
+      'debhelper-compat',
+      'dh-autoreconf',
+      'dh-sequence-python3',
+      'quilt',
+      'cdbs',
+    ])
       expect(isPackagingOnly(name)).toBe(true);
-    for (const name of ['autoconf', 'libtool', 'pkgconf', 'dhcpcd']) expect(isPackagingOnly(name)).toBe(false);
+    for (const name of ['autoconf', 'libtool', 'pkgconf', 'dhcpcd'])
+      expect(isPackagingOnly(name)).toBe(false);
   });
 });

@@ -17,7 +17,8 @@ describe('parseQuiltSeries', () => {
   });
 
   it('skips comments and blank lines and keeps -pN', () => {
-    const series = '# leading comment\n\nfix-build.patch\nold.diff -p0\nother.patch -p 2 # why\n  # indented\n';
+    const series =
+      '# leading comment\n\nfix-build.patch\nold.diff -p0\nother.patch -p 2 # why\n  # indented\n';
     expect(parseQuiltSeries(series).patches).toEqual([
       { name: 'fix-build.patch', strip: 1 },
       { name: 'old.diff', strip: 0 },
