@@ -113,6 +113,28 @@ function lastLines(text: string): string {
   return text.trim().split('\n').slice(-3).join(' / ');
 }
 
+/**
+ * Debian's packaging downloaded beside the upstream tarball, kept in rvport's folder; a partial
+ * mirror may lack it (said in a warning), a native package has none apart from its tree.
+ */
+async function keepPackaging(
+  files: readonly string[],
+  download: string,
+  orig: string,
+  scratch: string,
+  options: DebianOptions,
+): Promise<Awaited<ReturnType<typeof keepDebianPackaging>>> {
+  const debianTar = files.find((f) => /\.debian\.tar\.[a-z0-9]+$/.test(f));
+  if (debianTar)
+    return keepDebianPackaging(join(download, debianTar), options.packagingDir, scratch, options);
+  const warnings = orig.includes('.orig.tar.')
+    ? [
+        "Debian's packaging (the debian.tar) could not be downloaded; the upstream source is ported without it",
+      ]
+    : [];
+  return { packaging: null, warnings };
+}
+
 /** The upstream tarball of a Debian source package (plus its `orig-COMPONENT` tarballs). */
 export async function acquireDebian(
   spec: Extract<SourceSpec, { kind: 'debian' }>,
@@ -162,10 +184,7 @@ export async function acquireDebian(
     const name = /\.orig-([A-Za-z0-9-]+)\.tar\./.exec(component)?.[1] ?? component;
     await extractTarball(join(download, component), join(tree, name), scratch, options);
   }
-  const debianTar = files.find((f) => /\.debian\.tar\.[a-z0-9]+$/.test(f));
-  const kept = debianTar
-    ? await keepDebianPackaging(join(download, debianTar), options.packagingDir, scratch, options)
-    : { packaging: null, warnings: [] };
+  const kept = await keepPackaging(files, download, orig, scratch, options);
   warnings.push(...kept.warnings);
   const version = orig.replace(/^[^_]+_/, '').replace(/(\.orig)?\.tar\.[a-z0-9]+$/, '');
   const sha256 = await sha256File(join(download, orig));
