@@ -2,7 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { debianPatches } from './debianPatches.ts';
+import { guardUnifiedDiff } from '../../llm/commandGuard/guardUnifiedDiff.ts';
+import { debianPatches, withoutSignature } from './debianPatches.ts';
 import { applyPatches } from './sourcePatches.ts';
 
 // sl 5.02: the upstream files and Debian's two quilt patches, as the source package ships them
@@ -81,5 +82,42 @@ describe('debianPatches', () => {
     const result = await debianPatches(source, { dir: packaging, patches: series('link.patch') }, root);
     expect(result.patches).toEqual([]);
     expect(result.skipped[0]?.reason).toMatch(/symbolic link; not followed/);
+  });
+
+  it('skips a patch to configure.ac alone when the tree ships configure, and undoes it for the next', async () => {
+    writeFileSync(join(source, 'configure.ac'), 'AC_INIT([sl], [5.02])\nAC_OUTPUT\n');
+    writeFileSync(join(source, 'configure'), '#!/bin/sh\necho generated\n');
+    const input =
+      '--- a/configure.ac\n+++ b/configure.ac\n@@ -1,2 +1,2 @@\n-AC_INIT([sl], [5.02])\n+AC_INIT([sl], [5.02-debian])\n AC_OUTPUT\n';
+    const both = `${input}--- a/configure\n+++ b/configure\n@@ -1,2 +1,2 @@\n #!/bin/sh\n-echo generated\n+echo regenerated\n`;
+    writeFileSync(join(packaging, 'patches', 'input-only.patch'), input);
+    writeFileSync(join(packaging, 'patches', 'both.patch'), both);
+    const result = await debianPatches(
+      source,
+      { dir: packaging, patches: series('input-only.patch', 'both.patch') },
+      root,
+    );
+    expect(result.skipped).toEqual([
+      {
+        name: 'input-only.patch',
+        reason: expect.stringMatching(/^changes configure\.ac but not the configure the source ships/),
+      },
+    ]);
+    // both.patch applies to the tree without input-only.patch (which touched the same line)
+    expect(result.applied).toEqual(['both.patch']);
+    await applyPatches(source, result.patches);
+    expect(readFileSync(join(source, 'configure'), 'utf8')).toContain('regenerated');
+  });
+
+  it("drops git format-patch's signature, which the diff guard would read as a body line", () => {
+    // a real patch of libxml2's series (from git format-patch)
+    const text = readFileSync(
+      join(import.meta.dirname, 'fixtures', 'libxml2-Reset-nsNr-in-xmlCtxtReset.patch'),
+      'utf8',
+    );
+    expect(guardUnifiedDiff(text).allowed).toBe(false);
+    const clean = withoutSignature(text);
+    expect(clean.endsWith('     DICT_FREE(ctxt->encoding);\n')).toBe(true);
+    expect(guardUnifiedDiff(clean)).toMatchObject({ allowed: true, paths: ['parser.c'] });
   });
 });

@@ -1,6 +1,42 @@
+import { posix } from 'node:path';
+import { existsConfined } from '../../fs/openConfined.ts';
 import type { DebianPackaging } from '../../sources/AcquiredSource.ts';
 import { MAX_PATCH_BYTES, readPackagingFile } from '../../sources/keepDebianPackaging.ts';
 import { canonicalSeries, patchFileName, type SeriesPatch, type SourcePatch } from './sourcePatches.ts';
+
+/** Autotools inputs and the file generated from each that the tree may ship beside it. */
+const GENERATED_FROM: Record<string, string> = {
+  'configure.ac': 'configure',
+  'configure.in': 'configure',
+  'aclocal.m4': 'configure',
+  'acinclude.m4': 'configure',
+  'Makefile.am': 'Makefile.in',
+};
+
+/**
+ * Why a patch cannot be used as it is: it changes an autotools input (configure.ac,
+ * Makefile.am, …) but not the generated file the tree ships beside it. Debian regenerates those
+ * (dh_autoreconf); rvport builds with the shipped ones, and make's rebuild rules would call the
+ * upstream's automake version for the newer input, which the sandbox rarely has. Null when fine.
+ */
+export function needsRegeneration(sourceDir: string, files: readonly string[]): string | null {
+  for (const file of files) {
+    const generated = GENERATED_FROM[posix.basename(file)];
+    if (!generated) continue;
+    const beside = posix.join(posix.dirname(file), generated);
+    if (!files.includes(beside) && existsConfined(sourceDir, beside))
+      return `changes ${file} but not the ${beside} the source ships; Debian regenerates it (dh_autoreconf), a build with the shipped one would not`;
+  }
+  return null;
+}
+
+/**
+ * `git format-patch` ends a patch with a signature (`-- ` and git's version); after the last
+ * hunk it reads like one more body line, so it is dropped before the diff is checked.
+ */
+export function withoutSignature(patch: string): string {
+  return patch.replace(/\n-- \n[^\n]*\n*$/, '\n');
+}
 
 export interface DebianPatches {
   /** The port's patches, in series order, named `0001-debian-NAME.patch`. */
@@ -13,7 +49,8 @@ export interface DebianPatches {
 /**
  * Debian's quilt series as the port's first patches: every patch of the series that applies
  * cleanly to the upstream tree, in order, is kept (what Debian builds is the upstream source
- * with the whole series). One that is refused or does not apply is skipped and named, never fatal.
+ * with the whole series), except one that only works after regenerating the autotools files
+ * (needsRegeneration). One that is refused or does not apply is skipped and named, never fatal.
  */
 export async function debianPatches(
   sourceDir: string,
@@ -24,16 +61,16 @@ export async function debianPatches(
   const skipped: DebianPatches['skipped'] = [];
   for (const patch of packaging.patches) {
     try {
-      series.push({
-        ...patch,
-        diff: readPackagingFile(packaging.dir, `patches/${patch.name}`, MAX_PATCH_BYTES),
-      });
+      const text = readPackagingFile(packaging.dir, `patches/${patch.name}`, MAX_PATCH_BYTES);
+      series.push({ ...patch, diff: withoutSignature(text) });
     } catch (error) {
       skipped.push({ name: patch.name, reason: `unreadable: ${(error as Error).message}` });
     }
   }
   if (series.length === 0) return { patches: [], applied: [], skipped };
-  const result = await canonicalSeries(sourceDir, series, scratchParent);
+  const result = await canonicalSeries(sourceDir, series, scratchParent, (files) =>
+    needsRegeneration(sourceDir, files),
+  );
   return {
     patches: result.accepted.map((p, i) => ({
       name: patchFileName(i, `debian ${p.name.replace(/\.(patch|diff)$/, '')}`),

@@ -110,13 +110,16 @@ export interface SeriesPatch {
 /**
  * Canonical git diffs of a series of patches applied in order to the source, each against the
  * source with the earlier accepted ones applied. A patch the diff guard refuses, or that does
- * not apply cleanly, is skipped with the reason and the series goes on without it. As for
- * canonicalPatch, only the index of a scratch repository changes, never the source.
+ * not apply cleanly, or that `accept` turns down, is skipped with the reason and the series goes
+ * on without it. As for canonicalPatch, only the index of a scratch repository changes, never
+ * the source.
  */
 export async function canonicalSeries(
   sourceDir: string,
   series: readonly SeriesPatch[],
   scratchParent: string,
+  /** Says why a patch that applied is not wanted after all (by the files it changes), or null. */
+  accept?: (files: readonly string[]) => string | null,
 ): Promise<{
   accepted: { name: string; diff: string; files: string[] }[];
   skipped: { name: string; reason: string }[];
@@ -130,14 +133,16 @@ export async function canonicalSeries(
       let base = await writeTree(gitDir, index);
       if (!base) return { error: 'cannot record the source' };
       for (const patch of series) {
-        const verdict = await guardDiffInTree(patch.diff, sourceDir, { recount: true });
+        // Counted hunks, as quilt and patch(1) read them: a series often has one file's `--- a/x`
+        // straight after the last hunk of the one before, which a recount would take as a removal.
+        const verdict = await guardDiffInTree(patch.diff, sourceDir);
         if (!verdict.allowed) {
           skipped.push({ name: patch.name, reason: `refused: ${verdict.reason}` });
           continue;
         }
         const applied = await git(
           gitDir,
-          ['apply', '--cached', '--recount', '--whitespace=nowarn', `-p${patch.strip}`, '-'],
+          ['apply', '--cached', '--whitespace=nowarn', `-p${patch.strip}`, '-'],
           { index, input: verdict.diff },
         );
         if (applied.exitCode !== 0) {
@@ -148,9 +153,15 @@ export async function canonicalSeries(
         const after = await writeTree(gitDir, index);
         if (!after) return { error: 'cannot record the patched source' };
         const diff = await diffOfTrees(gitDir, base, after);
-        if ('error' in diff) skipped.push({ name: patch.name, reason: diff.error });
-        else accepted.push({ name: patch.name, ...diff });
-        base = after;
+        const refusal = 'error' in diff ? diff.error : (accept?.(diff.files) ?? null);
+        if (refusal === null && !('error' in diff)) {
+          accepted.push({ name: patch.name, ...diff });
+          base = after;
+          continue;
+        }
+        skipped.push({ name: patch.name, reason: refusal ?? 'skipped' });
+        const reset = await git(gitDir, ['read-tree', base], { index });
+        if (reset.exitCode !== 0) return { error: 'cannot undo a skipped patch' };
       }
       return { recorded: true as const };
     },
