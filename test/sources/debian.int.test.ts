@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { debianKnowledge } from '../../src/port/debianKnowledge.ts';
 import { acquireSource } from '../../src/sources/acquireSource.ts';
 import { parseSource } from '../../src/sources/parseSource.ts';
 
@@ -47,6 +48,13 @@ describe('debian: sources through a private apt configuration (network)', () => 
     // the record in the metadata folder says the same, for a later run that reuses the tree
     const again = await acquireSource(parseSource('debian:sl'), { workDir: work, aptDir });
     expect(again.debian?.packaging).toEqual(packaging);
+    // what a port starts with: both of Debian's patches apply to the upstream tree
+    const known = await debianKnowledge(src, work);
+    expect(known?.debian.patchesApplied).toEqual(['modify_Makefile.patch', 'add_-e_option.patch']);
+    expect(known?.patches.map((p) => p.name)).toEqual([
+      '0001-debian-modify-makefile.patch',
+      '0002-debian-add-e-option.patch',
+    ]);
   });
 
   it('fails clearly for a package that does not exist, writing nothing', { timeout: 300_000 }, async () => {
