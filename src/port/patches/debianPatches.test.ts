@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { guardUnifiedDiff } from '../../llm/commandGuard/guardUnifiedDiff.ts';
-import { debianPatches, withoutSignature } from './debianPatches.ts';
+import { debianPatches, splitDebianPatches, withoutSignature } from './debianPatches.ts';
 import { applyPatches } from './sourcePatches.ts';
 
 // sl 5.02: the upstream files and Debian's two quilt patches, as the source package ships them
@@ -119,5 +119,20 @@ describe('debianPatches', () => {
     const clean = withoutSignature(text);
     expect(clean.endsWith('     DICT_FREE(ctxt->encoding);\n')).toBe(true);
     expect(guardUnifiedDiff(clean)).toMatchObject({ allowed: true, paths: ['parser.c'] });
+  });
+});
+
+describe('splitDebianPatches', () => {
+  it("takes the leading run of Debian's patches, whatever the later ones are called", () => {
+    const names = [
+      '0001-debian-fix-build.patch',
+      '0002-debian-cve.patch',
+      '0003-rename-strnlen.patch',
+      '0004-debian-x.patch',
+    ];
+    const { debian, rest } = splitDebianPatches(names.map((name) => ({ name, diff: '' })));
+    expect(debian.map((p) => p.name)).toEqual(['0001-debian-fix-build.patch', '0002-debian-cve.patch']);
+    expect(rest.map((p) => p.name)).toEqual(['0003-rename-strnlen.patch', '0004-debian-x.patch']);
+    expect(splitDebianPatches([{ name: '0001-fix.patch' }]).debian).toEqual([]);
   });
 });

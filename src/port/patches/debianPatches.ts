@@ -16,8 +16,9 @@ const GENERATED_FROM: Record<string, string> = {
 /**
  * Why a patch cannot be used as it is: it changes an autotools input (configure.ac,
  * Makefile.am, …) but not the generated file the tree ships beside it. Debian regenerates those
- * (dh_autoreconf); rvport builds with the shipped ones, and make's rebuild rules would call the
- * upstream's automake version for the newer input, which the sandbox rarely has. Null when fine.
+ * (dh_autoreconf); rvport builds with the shipped ones, which do not have the change (and made
+ * newer than the input, see splitDebianPatches, they keep make from calling the upstream's
+ * automake version, which the sandbox rarely has). Null when the patch is fine.
  */
 export function needsRegeneration(sourceDir: string, files: readonly string[]): string | null {
   for (const file of files) {
@@ -25,7 +26,7 @@ export function needsRegeneration(sourceDir: string, files: readonly string[]): 
     if (!generated) continue;
     const beside = posix.join(posix.dirname(file), generated);
     if (!files.includes(beside) && existsConfined(sourceDir, beside))
-      return `changes ${file} but not the ${beside} the source ships; Debian regenerates it (dh_autoreconf), a build with the shipped one would not`;
+      return `changes ${file} but not the ${beside} the source ships; Debian regenerates it (dh_autoreconf), the build uses the shipped one`;
   }
   return null;
 }
@@ -36,6 +37,23 @@ export function needsRegeneration(sourceDir: string, files: readonly string[]): 
  */
 export function withoutSignature(patch: string): string {
   return patch.replace(/\n-- \n[^\n]*\n*$/, '\n');
+}
+
+/** rvport names Debian's patches `NNNN-debian-….patch`; they lead the port's patches. */
+const DEBIAN_PATCH_NAME = /^[0-9]{4,}-debian-/;
+
+/**
+ * The port's patches split into the leading ones from Debian's series and the rest (fixes made
+ * during the port). Debian's go on the tree as it was released, before the autotools timestamps
+ * are set, as Debian applies them before it builds; the others after, as edits. Recognised by
+ * name, so the split holds for patches back from the recipe cache or a resumed state.
+ */
+export function splitDebianPatches<T extends { name: string }>(
+  patches: readonly T[],
+): { debian: T[]; rest: T[] } {
+  let n = 0;
+  while (n < patches.length && DEBIAN_PATCH_NAME.test((patches[n] as T).name)) n++;
+  return { debian: patches.slice(0, n), rest: patches.slice(n) };
 }
 
 export interface DebianPatches {
