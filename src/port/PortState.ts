@@ -125,6 +125,8 @@ export interface DebianKnowledge {
   patchesApplied: string[];
   /** Debian's patches that were refused or did not apply to the upstream tree, and why. */
   patchesSkipped: { name: string; reason: string }[];
+  /** What of the packaging could not be used, or why none of it was (older states lack it). */
+  problems?: string[];
 }
 
 /** What the analyst concluded, from the LLM or from the scripted analysis. */

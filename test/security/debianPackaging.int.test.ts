@@ -56,6 +56,19 @@ describe("a hostile debian.tar cannot reach the host through Debian's packaging"
         /^Debian's packaging is not used: tarball symbolic link control -> .* points outside the tree/,
       ),
     ]);
+    // the port goes on with the upstream source and says why it has no Debian knowledge
+    const known = await debianKnowledge(
+      {
+        dir: env.source,
+        debian: { package: 'demo', version: '1.0', suite: 'trixie', tarball: 'x', packaging: null },
+        warnings: kept.warnings,
+      },
+      env.scratch,
+    );
+    expect(known).toEqual({
+      debian: expect.objectContaining({ buildDepends: [], patchesApplied: [], problems: kept.warnings }),
+      patches: [],
+    });
     hostUntouched(env);
   });
 
@@ -121,6 +134,7 @@ describe("a hostile debian.tar cannot reach the host through Debian's packaging"
       {
         dir: env.source,
         debian: { package: 'demo', version: '1.0', suite: 'trixie', tarball: 'x', packaging: kept.packaging },
+        warnings: kept.warnings,
       },
       env.scratch,
     );
@@ -148,6 +162,7 @@ describe("a hostile debian.tar cannot reach the host through Debian's packaging"
       {
         dir: env.source,
         debian: { package: 'demo', version: '1.0', suite: 'trixie', tarball: 'x', packaging: kept.packaging },
+        warnings: kept.warnings,
       },
       env.scratch,
     );

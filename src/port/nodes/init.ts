@@ -23,6 +23,7 @@ async function debianStart(acquired: AcquiredSource, svc: PortServices): Promise
   if (!known) return {};
   const { debian, patches } = known;
   const skipped = debian.patchesSkipped.length ? `, ${debian.patchesSkipped.length} skipped` : '';
+  for (const problem of debian.problems ?? []) svc.progress({ type: 'note', message: problem });
   svc.progress({
     type: 'note',
     message: `Debian's packaging: ${debian.buildDepends.length} Build-Depends, ${debian.patchesApplied.length} patches apply${skipped}`,

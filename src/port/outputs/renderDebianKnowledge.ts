@@ -5,6 +5,9 @@ import { table } from './markdown.ts';
 export function renderDebianKnowledge(debian: DebianKnowledge | null | undefined): string[] {
   if (!debian) return [];
   const out = ['', "## Debian's packaging", ''];
+  const problems = debian.problems ?? [];
+  for (const problem of problems) out.push(`- ${problem}`);
+  if (problems.length) out.push('');
   const tried = debian.installed.length + debian.leftOut.length;
   out.push(
     `Build-Depends (debian/control, for riscv64, packaging tools left out): ${debian.buildDepends.length} relations; ` +

@@ -113,6 +113,25 @@ describe("Debian's packaging in the report and the recipe", () => {
     expect(report).toContain('| old.patch | does not apply: error: patch failed: a.c:3 |');
   });
 
+  it('says why a Debian source was ported without its packaging', () => {
+    const why =
+      "Debian's packaging (the debian.tar) could not be downloaded; the upstream source is ported without it";
+    const report = renderReport(
+      portState({
+        debian: {
+          ...debian,
+          buildDepends: [],
+          installed: [],
+          leftOut: [],
+          patchesApplied: [],
+          patchesSkipped: [],
+          problems: [why],
+        },
+      }),
+    );
+    expect(report).toContain(`## Debian's packaging\n\n- ${why}\n`);
+  });
+
   it('has no such section for other sources', () => {
     expect(renderReport(portState({}))).not.toContain("Debian's packaging");
   });
