@@ -110,6 +110,25 @@ export interface BuildPlan {
   origin: 'default' | 'fallback' | 'llm' | 'cache';
 }
 
+/**
+ * What a port of a `debian:` source took from Debian's packaging (debian/control and
+ * debian/patches): the knowledge Debian's own build of the package uses.
+ */
+export interface DebianKnowledge {
+  /** Build-Depends(-Arch) relations that apply to riscv64, alternatives in Debian's order. */
+  buildDepends: string[][];
+  /** Build-Depends installed before the build; they are in the plan's packages too. */
+  installed: string[];
+  /** Build-Depends not installed, and why (not in the sandbox's lists, broke the install, …). */
+  leftOut: { name: string; reason: string }[];
+  /** Debian's patches (series names) that applied: the first of the port's patches. */
+  patchesApplied: string[];
+  /** Debian's patches that were refused or did not apply to the upstream tree, and why. */
+  patchesSkipped: { name: string; reason: string }[];
+  /** What of the packaging could not be used, or why none of it was (older states lack it). */
+  problems?: string[];
+}
+
 /** What the analyst concluded, from the LLM or from the scripted analysis. */
 export interface PackageAnalysis {
   buildSystem: string;
@@ -191,6 +210,8 @@ export interface PortState {
   /** How often each heuristic key has fired (each is limited to once per key). */
   heuristicsUsed: Record<string, number>;
   findings: ArchitectureFinding[];
+  /** Debian's packaging knowledge used by a port of a `debian:` source (absent otherwise). */
+  debian?: DebianKnowledge | null;
   /** Source changes as git diffs, named as the patch files in patches/. */
   patches: { name: string; diff: string }[];
   executed: ExecutedCommand[];

@@ -21,15 +21,41 @@ export interface AcquiredSource {
   submodules: 'none' | 'fetched' | 'unreachable';
   /** SHA-256 of the tarball, for tarball and Debian sources. */
   tarballSha256: string | null;
-  debian: { package: string; version: string; suite: string; tarball: string } | null;
+  debian: {
+    package: string;
+    version: string;
+    suite: string;
+    tarball: string;
+    /** Debian's packaging of the source, when its debian.tar was there and usable (older records lack it). */
+    packaging?: DebianPackaging | null;
+  } | null;
   warnings: string[];
   acquiredAt: string;
 }
 
 /**
  * rvport's own records about acquired trees live in `workDir/.rvport/NAME/` (never inside a
- * tree, where a shipped file could forge them): `source.json` and, for imports, `git/`.
+ * tree, where a shipped file could forge them): `source.json`, for imports `git/`, and for a
+ * Debian source its packaging, `debian/` (read as data, never run).
  * Names never start with a dot, so this folder cannot collide with a tree.
  */
 export const METADATA_FOLDER = '.rvport';
 export const METADATA_FILE = 'source.json';
+
+/**
+ * What a port takes from Debian's packaging of a `debian:` source (read from its debian.tar,
+ * kept in rvport's metadata folder, never in the tree and never run).
+ */
+export interface DebianPackaging {
+  /** The unpacked `debian/` folder (control, rules, patches/), in `workDir/.rvport/NAME/`. */
+  dir: string;
+  /**
+   * Build-Depends and Build-Depends-Arch that apply to a riscv64 build, without packaging
+   * tools: one entry per relation, its alternatives in Debian's order.
+   */
+  buildDepends: string[][];
+  /** debian/patches/series in order, the patches whose files are there. */
+  patches: { name: string; strip: number }[];
+  /** What of the packaging could not be used (refused series entries, missing patch files). */
+  problems: string[];
+}

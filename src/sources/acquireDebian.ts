@@ -7,6 +7,7 @@ import type { StepOptions } from './acquireGit.ts';
 import type { Acquired } from './acquireSource.ts';
 import { gitEntryWarnings, sha256File } from './acquireTarball.ts';
 import { commitTree } from './commitTree.ts';
+import { keepDebianPackaging } from './keepDebianPackaging.ts';
 import type { SourceSpec } from './parseSource.ts';
 import { SourceError } from './SourceError.ts';
 import { type ExtractOptions, extractTarball } from './tar/extractTarball.ts';
@@ -18,6 +19,8 @@ const TARBALL = /\.tar\.(gz|xz|bz2|lzma|lz|zst)$/;
 
 export interface DebianOptions extends ExtractOptions {
   aptDir: string;
+  /** Where Debian's packaging (the debian.tar) is unpacked: rvport's metadata folder, not the tree. */
+  packagingDir: string;
   suite?: string;
   mirror?: string;
 }
@@ -110,6 +113,28 @@ function lastLines(text: string): string {
   return text.trim().split('\n').slice(-3).join(' / ');
 }
 
+/**
+ * Debian's packaging downloaded beside the upstream tarball, kept in rvport's folder; a partial
+ * mirror may lack it (said in a warning), a native package has none apart from its tree.
+ */
+async function keepPackaging(
+  files: readonly string[],
+  download: string,
+  orig: string,
+  scratch: string,
+  options: DebianOptions,
+): Promise<Awaited<ReturnType<typeof keepDebianPackaging>>> {
+  const debianTar = files.find((f) => /\.debian\.tar\.[a-z0-9]+$/.test(f));
+  if (debianTar)
+    return keepDebianPackaging(join(download, debianTar), options.packagingDir, scratch, options);
+  const warnings = orig.includes('.orig.tar.')
+    ? [
+        "Debian's packaging (the debian.tar) could not be downloaded; the upstream source is ported without it",
+      ]
+    : [];
+  return { packaging: null, warnings };
+}
+
 /** The upstream tarball of a Debian source package (plus its `orig-COMPONENT` tarballs). */
 export async function acquireDebian(
   spec: Extract<SourceSpec, { kind: 'debian' }>,
@@ -159,6 +184,8 @@ export async function acquireDebian(
     const name = /\.orig-([A-Za-z0-9-]+)\.tar\./.exec(component)?.[1] ?? component;
     await extractTarball(join(download, component), join(tree, name), scratch, options);
   }
+  const kept = await keepPackaging(files, download, orig, scratch, options);
+  warnings.push(...kept.warnings);
   const version = orig.replace(/^[^_]+_/, '').replace(/(\.orig)?\.tar\.[a-z0-9]+$/, '');
   const sha256 = await sha256File(join(download, orig));
   const { commit, listing } = await commitTree(
@@ -173,7 +200,7 @@ export async function acquireDebian(
     gitDir,
     submodules: 'none',
     tarballSha256: sha256,
-    debian: { package: spec.package, version, suite, tarball: orig },
+    debian: { package: spec.package, version, suite, tarball: orig, packaging: kept.packaging },
     warnings,
   };
 }

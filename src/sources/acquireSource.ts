@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { type AcquiredSource, METADATA_FILE, METADATA_FOLDER } from './AcquiredSource.ts';
 import { acquireDebian } from './acquireDebian.ts';
 import { acquireDirectory } from './acquireDirectory.ts';
@@ -60,7 +60,9 @@ export async function acquireSource(spec: SourceSpec, options: AcquireOptions): 
   try {
     // an import's git dir holds no path, so it is built here and moved with the record
     const stagedGitDir = join(stagedMeta, 'git');
-    const acquired = await acquireInto(spec, tree, stagedGitDir, staging, options);
+    const acquired = await acquireInto(spec, tree, stagedGitDir, stagedMeta, staging, options);
+    const packaging = acquired.debian?.packaging;
+    if (packaging) packaging.dir = join(meta, relative(stagedMeta, packaging.dir));
     const source: AcquiredSource = {
       name: spec.name,
       dir: target,
@@ -86,6 +88,7 @@ async function acquireInto(
   spec: SourceSpec,
   tree: string,
   gitDir: string,
+  metaDir: string,
   staging: string,
   options: AcquireOptions,
 ): Promise<Acquired> {
@@ -108,6 +111,7 @@ async function acquireInto(
         log,
         limits,
         aptDir: options.aptDir ?? join(options.workDir, '.debian-apt'),
+        packagingDir: join(metaDir, 'debian'),
         suite: options.suite,
         mirror: options.mirror,
       });

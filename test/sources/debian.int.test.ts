@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { debianKnowledge } from '../../src/port/debianKnowledge.ts';
 import { acquireSource } from '../../src/sources/acquireSource.ts';
 import { parseSource } from '../../src/sources/parseSource.ts';
 
@@ -25,6 +26,35 @@ describe('debian: sources through a private apt configuration (network)', () => 
     expect(log.trim()).toBe(`${src.commit} Import sl ${src.debian?.version} upstream source`);
     expect(readdirSync(work).sort()).toEqual(['.rvport', 'sl']);
     expect(existsSync(join(src.dir, '.git'))).toBe(false); // the metadata lives in rvport's folder
+  });
+
+  it("keeps Debian's packaging beside the record, with its Build-Depends and patch series", {
+    timeout: 300_000,
+  }, async () => {
+    const work = mkdtempSync(join(tmpdir(), 'rvport-debian-'));
+    const src = await acquireSource(parseSource('debian:sl'), { workDir: work, aptDir });
+    const packaging = src.debian?.packaging;
+    expect(packaging).toMatchObject({
+      dir: join(work, '.rvport', 'sl', 'debian'),
+      buildDepends: [['libncurses5-dev']], // debhelper is packaging only
+      patches: [
+        { name: 'modify_Makefile.patch', strip: 1 },
+        { name: 'add_-e_option.patch', strip: 1 },
+      ],
+      problems: [],
+    });
+    expect(readFileSync(join(packaging?.dir ?? '', 'control'), 'utf8')).toMatch(/^Source: sl$/m);
+    expect(existsSync(join(src.dir, 'debian'))).toBe(false); // never inside the build tree
+    // the record in the metadata folder says the same, for a later run that reuses the tree
+    const again = await acquireSource(parseSource('debian:sl'), { workDir: work, aptDir });
+    expect(again.debian?.packaging).toEqual(packaging);
+    // what a port starts with: both of Debian's patches apply to the upstream tree
+    const known = await debianKnowledge(src, work);
+    expect(known?.debian.patchesApplied).toEqual(['modify_Makefile.patch', 'add_-e_option.patch']);
+    expect(known?.patches.map((p) => p.name)).toEqual([
+      '0001-debian-modify-makefile.patch',
+      '0002-debian-add-e-option.patch',
+    ]);
   });
 
   it('fails clearly for a package that does not exist, writing nothing', { timeout: 300_000 }, async () => {

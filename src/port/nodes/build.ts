@@ -18,7 +18,8 @@ import { SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { routeBuildResult } from '../routes/routeBuildResult.ts';
 import { FUNDAMENTAL_BLOCKERS, LIMIT_CATEGORY, SANDBOX_LIMIT_CATEGORIES } from '../vocabulary.ts';
 import { withAudit } from './audit.ts';
-import { BUILD_PHASE_ORDER, BUILD_PHASES, freshSource, installPackages, runLogged } from './buildSteps.ts';
+import { BUILD_PHASE_ORDER, BUILD_PHASES, freshSource, runLogged } from './buildSteps.ts';
+import { installPlanPackages } from './installPlanPackages.ts';
 import { makeError, recordError } from './recordError.ts';
 
 /** Heuristic repairs one build may apply before it gives the failure to the fixer. */
@@ -97,17 +98,17 @@ export const buildNode = FunctionNode<PortState>({
       return { fixUnderTrial: null, patches: trial.patchesBefore };
     };
 
-    const installed = await installPackages(svc, sandbox, plan.packages, ctx);
-    if (installed) {
-      executed.push({ ...installed.record, attempt });
-      if (installed.error) {
-        const error = { ...installed.error, progress: PACKAGES_PROGRESS };
-        return done({
-          ...recordError(state, error),
-          ...(await judgeFix(error.progress)),
-          buildStatus: 'FAILED',
-        });
-      }
+    const installed = await installPlanPackages(svc, sandbox, state, plan, ctx);
+    plan = installed.plan;
+    executed.push(...installed.records.map((r) => ({ ...r, attempt })));
+    const debian = installed.debian ? { debian: installed.debian } : {};
+    if (installed.error) {
+      const error = { ...installed.error, progress: PACKAGES_PROGRESS };
+      return done({
+        ...recordError(state, error),
+        ...(await judgeFix(error.progress)),
+        buildStatus: 'FAILED',
+      });
     }
 
     const recordFiring = (firing: HeuristicFiring): void => {
@@ -216,6 +217,7 @@ export const buildNode = FunctionNode<PortState>({
           return done({
             ...recorded,
             ...judged,
+            ...debian,
             buildStatus: hopeless ? 'ESCALATED' : 'FAILED',
             ...(hopeless ? { escalationReason: stop } : {}),
             audit: withAudit(state, BuildFixNode.build, 'failed', `${phase.name}: ${error.category}`),
@@ -225,6 +227,7 @@ export const buildNode = FunctionNode<PortState>({
       break;
     }
     return done({
+      ...debian,
       fixUnderTrial: null,
       buildStatus: 'SUCCESS',
       builtIn: sandbox.id,

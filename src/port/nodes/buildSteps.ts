@@ -9,6 +9,7 @@ import { BuildFixNode } from '../nodeNames.ts';
 import { normalizeAutotoolsTimestamps } from '../normalizeTimestamps.ts';
 import type { PortServices } from '../PortServices.ts';
 import type { BuildPlan, ErrorRecord, ExecutedCommand, PortState } from '../PortState.ts';
+import { splitDebianPatches } from '../patches/debianPatches.ts';
 import { applyPatches } from '../patches/sourcePatches.ts';
 import { planCommandContext } from '../planFromAnalysis.ts';
 import { makeError } from './recordError.ts';
@@ -33,9 +34,13 @@ export async function freshSource(state: PortState, sandbox: Sandbox): Promise<v
     });
     if (copy.exitCode !== 0)
       throw new Error(`copying the source into the sandbox failed: ${copy.stderr.trim()}`);
+    // Debian's patches first, as released: the shipped generated files stay newer than inputs
+    // they patch. The port's own fixes after the timestamps: a patched file is newer than what
+    // was generated from it, as after an edit.
+    const { debian, rest } = splitDebianPatches(state.patches);
+    await applyPatches(target, debian);
     await normalizeAutotoolsTimestamps(target, state.plan?.dir ?? '.');
-    // After the timestamps: a patched file is newer than what was generated from it, as after an edit.
-    await applyPatches(target, state.patches);
+    await applyPatches(target, rest);
     const cleared = await sandbox.run(['rm', '-rf', '--', `${SANDBOX_WORKSPACE}/dest`]);
     if (cleared.exitCode !== 0) throw new Error(`clearing /build/dest failed: ${cleared.stderr.trim()}`);
     await sandbox.copyIn(target, `${SANDBOX_WORKSPACE}/src`);

@@ -1,15 +1,35 @@
+import { tmpdir } from 'node:os';
 import { analyzeTree } from '../../analysis/analyzeTree.ts';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import type { AcquiredSource } from '../../sources/AcquiredSource.ts';
 import { acquireSource } from '../../sources/acquireSource.ts';
 import { headTree } from '../../sources/git.ts';
 import { parseSource } from '../../sources/parseSource.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
+import { debianKnowledge } from '../debianKnowledge.ts';
 import { PortNode } from '../nodeNames.ts';
-import { portServices } from '../PortServices.ts';
+import { type PortServices, portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
 import { routeInitToNext } from '../routes/routeInitToNext.ts';
 import { withAudit } from './audit.ts';
 import { makeError, recordError } from './recordError.ts';
+
+/**
+ * Debian's knowledge for a `debian:` source: its Build-Depends and the patches of its series
+ * that apply (the port's first patches), said in the progress.
+ */
+async function debianStart(acquired: AcquiredSource, svc: PortServices): Promise<Partial<PortState>> {
+  const known = await debianKnowledge(acquired, tmpdir());
+  if (!known) return {};
+  const { debian, patches } = known;
+  const skipped = debian.patchesSkipped.length ? `, ${debian.patchesSkipped.length} skipped` : '';
+  for (const problem of debian.problems ?? []) svc.progress({ type: 'note', message: problem });
+  svc.progress({
+    type: 'note',
+    message: `Debian's packaging: ${debian.buildDepends.length} Build-Depends, ${debian.patchesApplied.length} patches apply${skipped}`,
+  });
+  return { debian, patches };
+}
 
 /** Acquires the source as a git tree (commit recorded) and runs the scripted analysis. No LLM. */
 export const initNode = FunctionNode<PortState>({
@@ -39,6 +59,7 @@ export const initNode = FunctionNode<PortState>({
         contentsUnavailableReason: contents ? null : 'the Debian Contents index could not be loaded',
       });
       const { findings, ...scripted } = analysis;
+      const debian = await debianStart(acquired, svc);
       return {
         context: {
           source: {
@@ -51,6 +72,7 @@ export const initNode = FunctionNode<PortState>({
           ...(choice ? { options: { ...state.options, mode: choice.mode, modeReason: choice.reason } } : {}),
           scripted,
           findings,
+          ...debian,
           buildStatus: 'PLANNING',
           timings: { ...state.timings, init: Date.now() - started },
           audit: withAudit(

@@ -94,3 +94,45 @@ describe('renderEscalation and renderReport', () => {
     expect(report).toContain('ARCHITECTURE_IMPOSSIBLE');
   });
 });
+
+describe("Debian's packaging in the report and the recipe", () => {
+  const debian = {
+    buildDepends: [['bison'], ['systemd'], ['zlib1g-dev', 'libz-dev']],
+    installed: ['bison', 'zlib1g-dev'],
+    leftOut: [{ name: 'systemd', reason: 'its install failed in the sandbox' }],
+    patchesApplied: ['fix-build.patch'],
+    patchesSkipped: [{ name: 'old.patch', reason: 'does not apply: error: patch failed: a.c:3' }],
+  };
+
+  it('says how many Build-Depends were installed and left out, and which patches applied', () => {
+    const report = renderReport(portState({ debian }));
+    expect(report).toContain("## Debian's packaging");
+    expect(report).toContain('3 relations; 2 installed before the build, 1 left out.');
+    expect(report).toContain('| systemd | its install failed in the sandbox |');
+    expect(report).toContain('1 applied (the `patches/NNNN-debian-…` files), 1 skipped.');
+    expect(report).toContain('| old.patch | does not apply: error: patch failed: a.c:3 |');
+  });
+
+  it('says why a Debian source was ported without its packaging', () => {
+    const why =
+      "Debian's packaging (the debian.tar) could not be downloaded; the upstream source is ported without it";
+    const report = renderReport(
+      portState({
+        debian: {
+          ...debian,
+          buildDepends: [],
+          installed: [],
+          leftOut: [],
+          patchesApplied: [],
+          patchesSkipped: [],
+          problems: [why],
+        },
+      }),
+    );
+    expect(report).toContain(`## Debian's packaging\n\n- ${why}\n`);
+  });
+
+  it('has no such section for other sources', () => {
+    expect(renderReport(portState({}))).not.toContain("Debian's packaging");
+  });
+});

@@ -32,6 +32,11 @@ export function renderRecipe(state: PortState, ctx: RecipeContext): string {
   out.push('');
   out.push(codeBlock(recipeInstallLine(state), 'sh'));
   out.push('');
+  const fromDebian = (state.debian?.installed ?? []).filter((p) => state.plan?.packages.includes(p));
+  if (fromDebian.length) {
+    out.push(`From Debian's Build-Depends of the package: ${fromDebian.join(', ')}.`);
+    out.push('');
+  }
   const steps = successfulSteps(state.executed);
   out.push('## Build');
   out.push('');

@@ -1,5 +1,6 @@
 import type { PortState } from '../PortState.ts';
 import { codeBlock, seconds, table } from './markdown.ts';
+import { renderDebianKnowledge } from './renderDebianKnowledge.ts';
 
 function llmLine(llm: PortState['llm']): string {
   if (llm.calls === 0) return 'no calls';
@@ -43,6 +44,7 @@ export function renderReport(state: PortState): string {
     out.push('');
     out.push(`Escalated: ${state.escalationReason}`);
   }
+  out.push(...renderDebianKnowledge(state.debian));
   if (state.errors.length) {
     out.push('');
     out.push('## Errors');

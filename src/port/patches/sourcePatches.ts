@@ -66,17 +66,7 @@ export async function canonicalPatch(
   proposed: string,
   scratchParent: string,
 ): Promise<{ diff: string; files: string[] } | { error: string }> {
-  const scratch = await mkdtemp(join(scratchParent, 'rvport-patch-'));
-  const gitDir = join(scratch, 'git');
-  const index = join(scratch, 'index');
-  try {
-    try {
-      await commitTree(sourceDir, gitDir, 'source');
-    } catch (error) {
-      return { error: `cannot record the source: ${(error as Error).message}` };
-    }
-    const read = await git(gitDir, ['read-tree', 'HEAD'], { index });
-    if (read.exitCode !== 0) return { error: `cannot record the source: ${read.stderr.trim()}` };
+  return withSourceIndex(sourceDir, scratchParent, async (gitDir, index) => {
     for (const patch of earlier) {
       const applied = await git(gitDir, ['apply', '--cached', '--whitespace=nowarn', '-'], {
         index,
@@ -85,9 +75,8 @@ export async function canonicalPatch(
       if (applied.exitCode !== 0)
         return { error: `patch ${patch.name} does not apply: ${applied.stderr.trim().split('\n')[0]}` };
     }
-    const baseline = await git(gitDir, ['write-tree'], { index });
-    if (baseline.exitCode !== 0) return { error: 'cannot record the earlier patches' };
-    const base = baseline.stdout.trim();
+    const base = await writeTree(gitDir, index);
+    if (!base) return { error: 'cannot record the earlier patches' };
 
     const text = proposed.endsWith('\n') ? proposed : `${proposed}\n`;
     let lastError = '';
@@ -100,24 +89,131 @@ export async function canonicalPatch(
         { index, input: text },
       );
       if (applied.exitCode === 0) {
-        const diff = await git(
-          gitDir,
-          ['diff', '--cached', '--no-color', '--no-ext-diff', '--no-textconv', base],
-          {
-            index,
-          },
-        );
-        const names = await git(gitDir, ['diff', '--cached', '--name-only', base], { index });
-        if (!diff.stdout.trim()) return { error: 'the patch changes nothing' };
-        return { diff: diff.stdout, files: names.stdout.split('\n').filter(Boolean) };
+        const after = await writeTree(gitDir, index);
+        if (!after) return { error: 'cannot record the patched source' };
+        return diffOfTrees(gitDir, base, after);
       }
       if (way[0] === '-p1' && way.length === 1)
         lastError = applied.stderr.trim().split('\n').slice(0, 3).join('; ');
     }
     return { error: `the patch does not apply: ${lastError}` };
+  });
+}
+
+/** A patch of a series (Debian's quilt patches), applied with `-pSTRIP`. */
+export interface SeriesPatch {
+  name: string;
+  diff: string;
+  strip: number;
+}
+
+/**
+ * Canonical git diffs of a series of patches applied in order to the source, each against the
+ * source with the earlier accepted ones applied. A patch the diff guard refuses, or that does
+ * not apply cleanly, or that `accept` turns down, is skipped with the reason and the series goes
+ * on without it. As for canonicalPatch, only the index of a scratch repository changes, never
+ * the source.
+ */
+export async function canonicalSeries(
+  sourceDir: string,
+  series: readonly SeriesPatch[],
+  scratchParent: string,
+  /** Says why a patch that applied is not wanted after all (by the files it changes), or null. */
+  accept?: (files: readonly string[]) => string | null,
+): Promise<{
+  accepted: { name: string; diff: string; files: string[] }[];
+  skipped: { name: string; reason: string }[];
+}> {
+  const accepted: { name: string; diff: string; files: string[] }[] = [];
+  const skipped: { name: string; reason: string }[] = [];
+  const recorded = await withSourceIndex<{ recorded: true }>(
+    sourceDir,
+    scratchParent,
+    async (gitDir, index) => {
+      let base = await writeTree(gitDir, index);
+      if (!base) return { error: 'cannot record the source' };
+      for (const patch of series) {
+        // Counted hunks, as quilt and patch(1) read them: a series often has one file's `--- a/x`
+        // straight after the last hunk of the one before, which a recount would take as a removal.
+        const verdict = await guardDiffInTree(patch.diff, sourceDir);
+        if (!verdict.allowed) {
+          skipped.push({ name: patch.name, reason: `refused: ${verdict.reason}` });
+          continue;
+        }
+        const applied = await git(
+          gitDir,
+          ['apply', '--cached', '--whitespace=nowarn', `-p${patch.strip}`, '-'],
+          { index, input: verdict.diff },
+        );
+        if (applied.exitCode !== 0) {
+          const why = applied.stderr.trim().split('\n').slice(0, 2).join('; ');
+          skipped.push({ name: patch.name, reason: `does not apply: ${why}` });
+          continue;
+        }
+        const after = await writeTree(gitDir, index);
+        if (!after) return { error: 'cannot record the patched source' };
+        const diff = await diffOfTrees(gitDir, base, after);
+        const refusal = 'error' in diff ? diff.error : (accept?.(diff.files) ?? null);
+        if (refusal === null && !('error' in diff)) {
+          accepted.push({ name: patch.name, ...diff });
+          base = after;
+          continue;
+        }
+        skipped.push({ name: patch.name, reason: refusal ?? 'skipped' });
+        const reset = await git(gitDir, ['read-tree', base], { index });
+        if (reset.exitCode !== 0) return { error: 'cannot undo a skipped patch' };
+      }
+      return { recorded: true as const };
+    },
+  );
+  const failure = 'error' in recorded ? recorded.error : null;
+  if (failure !== null)
+    return { accepted: [], skipped: series.map((p) => ({ name: p.name, reason: failure })) };
+  return { accepted, skipped };
+}
+
+/**
+ * Runs `use` with the source's files recorded in a scratch repository and read into a scratch
+ * index (the source is never touched nor copied); the scratch goes afterwards.
+ */
+async function withSourceIndex<T extends object>(
+  sourceDir: string,
+  scratchParent: string,
+  use: (gitDir: string, index: string) => Promise<T | { error: string }>,
+): Promise<T | { error: string }> {
+  const scratch = await mkdtemp(join(scratchParent, 'rvport-patch-'));
+  const gitDir = join(scratch, 'git');
+  const index = join(scratch, 'index');
+  try {
+    try {
+      await commitTree(sourceDir, gitDir, 'source');
+    } catch (error) {
+      return { error: `cannot record the source: ${(error as Error).message}` };
+    }
+    const read = await git(gitDir, ['read-tree', 'HEAD'], { index });
+    if (read.exitCode !== 0) return { error: `cannot record the source: ${read.stderr.trim()}` };
+    return await use(gitDir, index);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+async function writeTree(gitDir: string, index: string): Promise<string | null> {
+  const written = await git(gitDir, ['write-tree'], { index });
+  return written.exitCode === 0 ? written.stdout.trim() : null;
+}
+
+/** The git diff from one tree to another, and the files it changes. */
+async function diffOfTrees(
+  gitDir: string,
+  from: string,
+  to: string,
+): Promise<{ diff: string; files: string[] } | { error: string }> {
+  const diff = await git(gitDir, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', from, to]);
+  const names = await git(gitDir, ['diff', '--name-only', from, to]);
+  if (diff.exitCode !== 0) return { error: `cannot diff the patched source: ${diff.stderr.trim()}` };
+  if (!diff.stdout.trim()) return { error: 'the patch changes nothing' };
+  return { diff: diff.stdout, files: names.stdout.split('\n').filter(Boolean) };
 }
 
 /** `0003-rename-strnlen.patch` from the patch's place in the list and a summary. */

@@ -1,0 +1,35 @@
+import type { AcquiredSource } from '../sources/AcquiredSource.ts';
+import type { DebianKnowledge } from './PortState.ts';
+import { debianPatches } from './patches/debianPatches.ts';
+import type { SourcePatch } from './patches/sourcePatches.ts';
+
+/**
+ * What a port starts with from Debian's packaging of an acquired `debian:` source: its riscv64
+ * Build-Depends (installed by the build, see installBuildDepends) and its quilt patches that
+ * apply to the upstream tree (the port's first patches). Null for other sources; for a Debian
+ * source whose packaging was missing or refused, only why.
+ */
+export async function debianKnowledge(
+  source: Pick<AcquiredSource, 'dir' | 'debian' | 'warnings'>,
+  scratchParent: string,
+): Promise<{ debian: DebianKnowledge; patches: SourcePatch[] } | null> {
+  if (!source.debian) return null;
+  const packaging = source.debian.packaging;
+  const nothing = { buildDepends: [], installed: [], leftOut: [], patchesApplied: [], patchesSkipped: [] };
+  if (!packaging) {
+    // why there is none (a mirror without the debian.tar, a refused one) is in the warnings
+    const problems = source.warnings.filter((w) => w.startsWith("Debian's packaging"));
+    return problems.length ? { debian: { ...nothing, problems }, patches: [] } : null;
+  }
+  const series = await debianPatches(source.dir, packaging, scratchParent);
+  return {
+    debian: {
+      ...nothing,
+      buildDepends: packaging.buildDepends,
+      patchesApplied: series.applied,
+      patchesSkipped: series.skipped,
+      problems: packaging.problems,
+    },
+    patches: series.patches,
+  };
+}

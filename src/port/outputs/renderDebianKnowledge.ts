@@ -1,0 +1,45 @@
+import type { DebianKnowledge } from '../PortState.ts';
+import { table } from './markdown.ts';
+
+/** The report's section on what the port took from Debian's packaging (none without it). */
+export function renderDebianKnowledge(debian: DebianKnowledge | null | undefined): string[] {
+  if (!debian) return [];
+  const out = ['', "## Debian's packaging", ''];
+  const problems = debian.problems ?? [];
+  for (const problem of problems) out.push(`- ${problem}`);
+  if (problems.length) out.push('');
+  const tried = debian.installed.length + debian.leftOut.length;
+  out.push(
+    `Build-Depends (debian/control, for riscv64, packaging tools left out): ${debian.buildDepends.length} relations; ` +
+      (tried === 0
+        ? 'none installed (no build ran, or the plan had them all).'
+        : `${debian.installed.length} installed before the build, ${debian.leftOut.length} left out.`),
+  );
+  if (debian.installed.length) out.push('', `Installed: ${debian.installed.join(', ')}`);
+  if (debian.leftOut.length) {
+    out.push('');
+    out.push(
+      table(
+        ['left out', 'why'],
+        debian.leftOut.map((l) => [l.name, l.reason]),
+      ),
+    );
+  }
+  const applied = debian.patchesApplied.length;
+  const skipped = debian.patchesSkipped.length;
+  out.push('');
+  out.push(
+    `Patches (debian/patches/series): ${applied} applied (the \`patches/NNNN-debian-…\` files), ${skipped} skipped.`,
+  );
+  if (applied) out.push('', `Applied: ${debian.patchesApplied.join(', ')}`);
+  if (skipped) {
+    out.push('');
+    out.push(
+      table(
+        ['skipped', 'why'],
+        debian.patchesSkipped.map((s) => [s.name, s.reason.split('\n')[0]?.slice(0, 160)]),
+      ),
+    );
+  }
+  return out;
+}
