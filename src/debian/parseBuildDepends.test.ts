@@ -8,8 +8,10 @@ const fixture = (name: string) =>
   readFileSync(join(import.meta.dirname, 'fixtures', `${name}.control`), 'utf8');
 
 describe('parseBuildDepends', () => {
-  it('reads a one-line field and leaves debhelper out (sl)', () => {
-    expect(parseBuildDepends(fixture('sl'))).toEqual([['libncurses5-dev']]);
+  it('reads a one-line field and leaves debhelper out', () => {
+    const control =
+      'Source: demo\nSection: games\nBuild-Depends: debhelper (>= 9), libncurses5-dev\n\nPackage: demo\nArchitecture: any\n';
+    expect(parseBuildDepends(control)).toEqual([['libncurses5-dev']]);
   });
 
   it('reads continuation lines, architecture qualifiers and build profiles (util-linux)', () => {

@@ -6,8 +6,8 @@ import { guardUnifiedDiff } from '../../llm/commandGuard/guardUnifiedDiff.ts';
 import { debianPatches, splitDebianPatches, withoutSignature } from './debianPatches.ts';
 import { applyPatches } from './sourcePatches.ts';
 
-// sl 5.02: the upstream files and Debian's two quilt patches, as the source package ships them
-const FIXTURE = join(import.meta.dirname, 'fixtures', 'sl');
+// a small program written for this test and two quilt patches in Debian's layout (DEP-3 headers)
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'demo');
 
 let root: string;
 let source: string;
@@ -38,16 +38,16 @@ describe('debianPatches', () => {
       '0002-debian-add-e-option.patch',
     ]);
     expect(result.patches[0]?.diff).toContain('diff --git a/Makefile b/Makefile');
-    expect(readFileSync(join(source, 'sl.c'), 'utf8')).not.toContain('INTR'); // the source is untouched
+    expect(readFileSync(join(source, 'demo.c'), 'utf8')).not.toContain('INTR'); // the source is untouched
     await applyPatches(source, result.patches);
-    expect(readFileSync(join(source, 'sl.c'), 'utf8')).toContain("case 'e': INTR     = 1; break;");
+    expect(readFileSync(join(source, 'demo.c'), 'utf8')).toContain("case 'e': INTR     = 1; break;");
     expect(readFileSync(join(source, 'Makefile'), 'utf8')).toContain('LDFLAGS=-lncurses');
   });
 
   it('skips a patch that does not apply, or that is refused, and keeps going', async () => {
     writeFileSync(
       join(packaging, 'patches', 'stale.patch'),
-      'Description: written for another version\n--- a/sl.c\n+++ b/sl.c\n@@ -1,1 +1,1 @@\n-no such line\n+other\n',
+      'Description: written for another version\n--- a/demo.c\n+++ b/demo.c\n@@ -1,1 +1,1 @@\n-no such line\n+other\n',
     );
     writeFileSync(
       join(packaging, 'patches', 'outside.patch'),
@@ -77,7 +77,7 @@ describe('debianPatches', () => {
   });
 
   it('does not read a patch file through a symbolic link', async () => {
-    writeFileSync(join(root, 'host-file'), '--- a/sl.h\n+++ b/sl.h\n@@ -1,0 +1,1 @@\n+/* host */\n');
+    writeFileSync(join(root, 'host-file'), '--- a/demo.h\n+++ b/demo.h\n@@ -1,0 +1,1 @@\n+/* host */\n');
     symlinkSync(join(root, 'host-file'), join(packaging, 'patches', 'link.patch'));
     const result = await debianPatches(source, { dir: packaging, patches: series('link.patch') }, root);
     expect(result.patches).toEqual([]);
