@@ -1,6 +1,7 @@
 import { addLibatomic } from './addLibatomic.ts';
 import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
 import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
+import { automakeMissingDirectory } from './automakeMissingDirectory.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
 import { cmakeMissingPackage } from './cmakeMissingPackage.ts';
 import { cmakeProjectMessage } from './cmakeProjectMessage.ts';
@@ -14,6 +15,7 @@ import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { gnulibStdioInternals } from './gnulibStdioInternals.ts';
+import { includeCstdint } from './includeCstdint.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
 import { mcmodelMedany } from './mcmodelMedany.ts';
 import { mesonMissingDependency } from './mesonMissingDependency.ts';
@@ -37,6 +39,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   bootstrapAutotools,
   autoconfMacroPackage,
   autoconfWithoutAutoheader,
+  automakeMissingDirectory,
   installMissingPackage,
   // The build systems' own words for a missing dependency, after the compiler's and pkg-config's.
   cmakeMissingPackage,
@@ -53,6 +56,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   commonSymbols,
   mcmodelMedany,
   gnulibStdioInternals,
+  includeCstdint,
   // Before -fpermissive: example programs that fail are left out rather than compiled leniently.
   disableExamples,
   permissiveOldC,

@@ -1,0 +1,48 @@
+import { posix } from 'node:path';
+import { DOC_DIR } from './failingDirectory.ts';
+import { shellQuote, withPrepareCommands } from './planEdits.ts';
+import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+
+/** automake: `Makefile.am:19: error: required directory ./doc does not exist`. */
+const MISSING_DIRECTORY =
+  /^([\w./+-]*Makefile\.am):(\d+): error: required directory (?:\.\/)?([\w.+-]+) does not exist/m;
+/** Folders a build can do without: documentation, examples, tests, benchmarks. */
+const OPTIONAL_DIR = /^(examples?|samples?|demos?|tests?|testsuite|benchmarks?|bench)$/;
+
+/**
+ * A release that lacks a folder its Makefile.am lists in SUBDIRS (Debian repacks tarballs without
+ * documentation whose licence it cannot ship: `required directory ./doc does not exist`): the
+ * folder leaves that SUBDIRS line and its Makefile leaves configure.ac, before the bootstrap, so
+ * the code still builds. Only for documentation, examples, tests and benchmarks: a missing code
+ * folder is not optional and goes to the escalation.
+ */
+export const automakeMissingDirectory: RecoveryHeuristic = {
+  name: 'automake-missing-directory',
+  description: 'leave an optional folder the release lacks out of SUBDIRS and configure.ac',
+  match(ctx) {
+    const m = MISSING_DIRECTORY.exec(ctx.failure.output);
+    if (!m) return null;
+    const [, makefileAm, line, dir] = m as unknown as [string, string, string, string];
+    if (makefileAm.split('/').includes('..') || makefileAm.startsWith('/')) return null;
+    if (!DOC_DIR.test(`/${dir}/`) && !OPTIONAL_DIR.test(dir)) return null;
+    const folder = posix.join(posix.dirname(makefileAm), dir);
+    return {
+      key: `${makefileAm}:${line}:${folder}`,
+      reason: `the release has no ${folder}/, which ${makefileAm} builds`,
+    };
+  },
+  async apply(ctx, match) {
+    const [makefileAm, line, folder] = match.key.split(':') as [string, string, string];
+    const root = posix.join('$RVPORT_SRC', ctx.plan.dir);
+    const name = posix.basename(folder);
+    const fromSubdirs = `sed -i -E ${shellQuote(`${line}s/(^|[[:space:]=])${name}([[:space:]]|\\\\|$)/\\1\\2/g`)} "${root}/${makefileAm}"`;
+    const fromConfigure = `for f in "${root}/configure.ac" "${root}/configure.in"; do [ -f "$f" ] && sed -i -E ${shellQuote(`s#(^|[[:space:][])${folder.replace(/[.+]/g, '\\$&')}/([[:alnum:]_/-]*/)?Makefile([[:space:]]+|(]|$))#\\1\\4#g`)} "$f"; done; true`;
+    const commands = [fromSubdirs, fromConfigure];
+    return {
+      applied: true,
+      description: `leave ${folder}/ out of the build (${match.reason})`,
+      commands,
+      plan: withPrepareCommands(ctx.plan, commands),
+    };
+  },
+};
