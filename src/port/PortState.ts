@@ -127,6 +127,8 @@ export interface DebianKnowledge {
   patchesSkipped: { name: string; reason: string }[];
   /** What of the packaging could not be used, or why none of it was (older states lack it). */
   problems?: string[];
+  /** Applied patches that change autotools inputs: the plan regenerates them (autoreconf). */
+  regenerate?: { name: string; reason: string }[];
 }
 
 /** What the analyst concluded, from the LLM or from the scripted analysis. */

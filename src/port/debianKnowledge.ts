@@ -29,6 +29,7 @@ export async function debianKnowledge(
       patchesApplied: series.applied,
       patchesSkipped: series.skipped,
       problems: packaging.problems,
+      ...(series.regenerate.length ? { regenerate: series.regenerate } : {}),
     },
     patches: series.patches,
   };

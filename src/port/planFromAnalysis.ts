@@ -57,6 +57,15 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
   const base = basePlan(scripted, analysis);
   if (base.phases.length === 0) return null;
   const phases = planPhases(base);
+  // Debian's patches changed configure.ac or Makefile.am: regenerate, as dh_autoreconf does
+  if (
+    base.buildSystem === 'autotools' &&
+    state.debian?.regenerate?.length &&
+    !phases.some((p) => p.name === 'bootstrap')
+  ) {
+    const at = phases.findIndex((p) => p.name === 'configure');
+    phases.splice(at === -1 ? 0 : at, 0, { name: 'bootstrap', commands: ['autoreconf -fi'] });
+  }
   const bootstraps = phases.some((p) => p.name === 'bootstrap');
   const stale = scripted.autotoolsHelpers.filter((h) => !h.knowsRiscv64);
   if (stale.length > 0 && !bootstraps) {

@@ -32,6 +32,12 @@ export function renderDebianKnowledge(debian: DebianKnowledge | null | undefined
     `Patches (debian/patches/series): ${applied} applied (the \`patches/NNNN-debian-…\` files), ${skipped} skipped.`,
   );
   if (applied) out.push('', `Applied: ${debian.patchesApplied.join(', ')}`);
+  const regenerate = debian.regenerate ?? [];
+  if (regenerate.length)
+    out.push(
+      '',
+      `${regenerate.map((r) => r.name).join(', ')} change${regenerate.length === 1 ? 's' : ''} autotools inputs: the build regenerates them with \`autoreconf -fi\`, as Debian's dh_autoreconf does.`,
+    );
   if (skipped) {
     out.push('');
     out.push(

@@ -84,28 +84,30 @@ describe('debianPatches', () => {
     expect(result.skipped[0]?.reason).toMatch(/symbolic link; not followed/);
   });
 
-  it('skips a patch to configure.ac alone when the tree ships configure, and undoes it for the next', async () => {
-    writeFileSync(join(source, 'configure.ac'), 'AC_INIT([sl], [5.02])\nAC_OUTPUT\n');
+  it('keeps a patch to configure.ac alone when the tree ships configure, and says it needs regenerating', async () => {
+    writeFileSync(join(source, 'configure.ac'), 'AC_INIT([demo], [5.02])\nAC_OUTPUT\n');
     writeFileSync(join(source, 'configure'), '#!/bin/sh\necho generated\n');
     const input =
-      '--- a/configure.ac\n+++ b/configure.ac\n@@ -1,2 +1,2 @@\n-AC_INIT([sl], [5.02])\n+AC_INIT([sl], [5.02-debian])\n AC_OUTPUT\n';
-    const both = `${input}--- a/configure\n+++ b/configure\n@@ -1,2 +1,2 @@\n #!/bin/sh\n-echo generated\n+echo regenerated\n`;
+      '--- a/configure.ac\n+++ b/configure.ac\n@@ -1,2 +1,2 @@\n-AC_INIT([demo], [5.02])\n+AC_INIT([demo], [5.02-debian])\n AC_OUTPUT\n';
+    const generated =
+      '--- a/configure\n+++ b/configure\n@@ -1,2 +1,2 @@\n #!/bin/sh\n-echo generated\n+echo regenerated\n';
     writeFileSync(join(packaging, 'patches', 'input-only.patch'), input);
-    writeFileSync(join(packaging, 'patches', 'both.patch'), both);
+    writeFileSync(join(packaging, 'patches', 'generated.patch'), generated);
     const result = await debianPatches(
       source,
-      { dir: packaging, patches: series('input-only.patch', 'both.patch') },
+      { dir: packaging, patches: series('input-only.patch', 'generated.patch') },
       root,
     );
-    expect(result.skipped).toEqual([
+    expect(result.skipped).toEqual([]);
+    expect(result.applied).toEqual(['input-only.patch', 'generated.patch']);
+    expect(result.regenerate).toEqual([
       {
         name: 'input-only.patch',
         reason: expect.stringMatching(/^changes configure\.ac but not the configure the source ships/),
       },
     ]);
-    // both.patch applies to the tree without input-only.patch (which touched the same line)
-    expect(result.applied).toEqual(['both.patch']);
     await applyPatches(source, result.patches);
+    expect(readFileSync(join(source, 'configure.ac'), 'utf8')).toContain('5.02-debian');
     expect(readFileSync(join(source, 'configure'), 'utf8')).toContain('regenerated');
   });
 

@@ -14,11 +14,11 @@ const GENERATED_FROM: Record<string, string> = {
 };
 
 /**
- * Why a patch cannot be used as it is: it changes an autotools input (configure.ac,
- * Makefile.am, …) but not the generated file the tree ships beside it. Debian regenerates those
- * (dh_autoreconf); rvport builds with the shipped ones, which do not have the change (and made
- * newer than the input, see splitDebianPatches, they keep make from calling the upstream's
- * automake version, which the sandbox rarely has). Null when the patch is fine.
+ * Why a patch needs the autotools files regenerated: it changes an autotools input
+ * (configure.ac, Makefile.am, …) but not the generated file the tree ships beside it. Debian
+ * regenerates those (dh_autoreconf); the shipped ones do not have the change (and made newer
+ * than the input, see splitDebianPatches, they keep make from calling the upstream's automake
+ * version, which the sandbox rarely has). Null when the patch works on the shipped files.
  */
 export function needsRegeneration(sourceDir: string, files: readonly string[]): string | null {
   for (const file of files) {
@@ -26,7 +26,7 @@ export function needsRegeneration(sourceDir: string, files: readonly string[]): 
     if (!generated) continue;
     const beside = posix.join(posix.dirname(file), generated);
     if (!files.includes(beside) && existsConfined(sourceDir, beside))
-      return `changes ${file} but not the ${beside} the source ships; Debian regenerates it (dh_autoreconf), the build uses the shipped one`;
+      return `changes ${file} but not the ${beside} the source ships; Debian regenerates it (dh_autoreconf), and so does the port`;
   }
   return null;
 }
@@ -62,13 +62,19 @@ export interface DebianPatches {
   /** The Debian names (as the series lists them) of the patches that applied. */
   applied: string[];
   skipped: { name: string; reason: string }[];
+  /**
+   * Applied patches that change an autotools input but not the generated file the tree ships
+   * (needsRegeneration): the build must regenerate them, as Debian's dh_autoreconf does.
+   */
+  regenerate: { name: string; reason: string }[];
 }
 
 /**
  * Debian's quilt series as the port's first patches: every patch of the series that applies
  * cleanly to the upstream tree, in order, is kept (what Debian builds is the upstream source
- * with the whole series), except one that only works after regenerating the autotools files
- * (needsRegeneration). One that is refused or does not apply is skipped and named, never fatal.
+ * with the whole series). One that only works once the autotools files are regenerated
+ * (needsRegeneration) is kept and named in `regenerate`, so the plan runs autoreconf as Debian
+ * does. One that is refused or does not apply is skipped and named, never fatal.
  */
 export async function debianPatches(
   sourceDir: string,
@@ -85,11 +91,14 @@ export async function debianPatches(
       skipped.push({ name: patch.name, reason: `unreadable: ${(error as Error).message}` });
     }
   }
-  if (series.length === 0) return { patches: [], applied: [], skipped };
-  const result = await canonicalSeries(sourceDir, series, scratchParent, (files) =>
-    needsRegeneration(sourceDir, files),
-  );
+  if (series.length === 0) return { patches: [], applied: [], skipped, regenerate: [] };
+  const result = await canonicalSeries(sourceDir, series, scratchParent);
+  const regenerate = result.accepted.flatMap((p) => {
+    const reason = needsRegeneration(sourceDir, p.files);
+    return reason ? [{ name: p.name, reason }] : [];
+  });
   return {
+    regenerate,
     patches: result.accepted.map((p, i) => ({
       name: patchFileName(i, `debian ${p.name.replace(/\.(patch|diff)$/, '')}`),
       diff: p.diff,
