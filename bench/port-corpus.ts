@@ -171,7 +171,6 @@ let rows = load();
 if (!values.table) {
   mkdirSync(out, { recursive: true });
   const wanted = new Set(positionals);
-  const commit = await headCommit();
   const corpora = (values.corpus as string)
     .split(',')
     .filter((c): c is Corpus => CORPORA.includes(c as Corpus));
@@ -180,6 +179,8 @@ if (!values.table) {
       if (wanted.size && !wanted.has(name)) continue;
       const done = rows.some((r) => r.corpus === corpus && r.name === name);
       if (done && !(values.redo && wanted.size)) continue;
+      // read per port: the checkout may move on during a run of hours (each row names its code)
+      const commit = await headCommit();
       let row: Row;
       try {
         row = await portOne(corpus, name, note, commit);
