@@ -51,6 +51,9 @@ const ERROR_LINE: readonly RegExp[] = [
   /^Package '[^']+',? (required by '[^']*', )?not found|^No package '[^']+' found/,
   /^\S+: (\d+: |line \d+: )?[\w+.-]+: (command )?not found$/,
   /^[A-Z]\w*(Error|Exception): /,
+  // installing packages: dpkg names the package whose script stopped, apt sums up
+  /^dpkg: error\b/,
+  /^E: /,
 ];
 
 export interface ErrorLine {

@@ -40,6 +40,27 @@ describe('recommendation (escalation.md)', () => {
     );
   });
 
+  it('names the package whose installation stopped when the packages phase fails', () => {
+    // as the build node records it (buildSteps: category DEPENDENCY)
+    const error = makeError({
+      node: 'build',
+      phase: 'packages',
+      category: 'DEPENDENCY',
+      output: output('./fixtures/dpkg-preinst-failure.txt'),
+    });
+    const plan = {
+      buildSystem: 'cmake',
+      dir: '.',
+      phases: [],
+      packages: ['libkf5-dev', 'qtbase5-dev'],
+      expectedArtifacts: [],
+      origin: 'default' as const,
+    };
+    expect(recommendation(portState({ errors: [error], plan }))).toMatch(
+      /^Installing the plan's packages failed in the sandbox at `systemd` \(the plan asked for libkf5-dev, qtbase5-dev\): `dpkg: error processing archive \/var\/cache\/apt\/archives\/systemd_/,
+    );
+  });
+
   it('names the package the analysis resolved for a dependency configure stopped at', () => {
     const state = portState({
       errors: [built('../heuristics/fixtures/configure-library-not-found.txt')],

@@ -60,7 +60,28 @@ function quote(line: string | undefined): string {
   return `\`${short.replace(/`/g, "'")}\``;
 }
 
+/**
+ * The packages phase failed: name the package whose installation stopped (dpkg names it) and
+ * what the plan asked to install, rather than a missing dependency in general.
+ */
+function recommendInstall(state: PortState, error: ErrorRecord): string {
+  const text = error.message;
+  const broken =
+    /error processing archive \S*\/([a-z0-9][a-z0-9+.-]+)_[^/\s]+\.deb/.exec(text)?.[1] ??
+    /error processing package ([a-z0-9][a-z0-9+.-]+)/.exec(text)?.[1] ??
+    /Unable to locate package ([a-z0-9][a-z0-9+.-]+)/.exec(text)?.[1] ??
+    /Package '?([a-z0-9][a-z0-9+.-]+)'? has no installation candidate/.exec(text)?.[1];
+  const asked = state.plan?.packages ?? [];
+  const list = asked.length
+    ? ` (the plan asked for ${asked.slice(0, 8).join(', ')}${asked.length > 8 ? ', …' : ''})`
+    : '';
+  if (broken)
+    return `Installing the plan's packages failed in the sandbox at \`${broken}\`${list}: ${quote(error.errorLine ?? error.evidence)}. Leave out the package that pulls it in (or the part of the build that needs it), or install it by hand in a kept sandbox (--keep-sandbox) to see why its installation stops.`;
+  return `Installing the plan's packages failed in the sandbox${list}: ${quote(error.errorLine ?? error.evidence) || 'see build.log'}. Check the names against Debian trixie for riscv64 and leave out the one apt cannot install.`;
+}
+
 function recommendDependency(state: PortState, error: ErrorRecord): string {
+  if (error.phase === 'packages') return recommendInstall(state, error);
   const missing = missingIn(error);
   if (!missing) {
     return `The build stopped at ${quote(error.errorLine ?? error.evidence) || 'a missing dependency'}. Find the Debian package that provides what it names and add it to the plan's packages, or turn off the part that needs it.`;
