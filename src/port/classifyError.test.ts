@@ -10,6 +10,7 @@ describe('classifyError', () => {
       'NETWORK',
     ],
     ['src/lj_arch.h:62:2: error: #error "No support for this architecture (yet)"', 'ARCHITECTURE_IMPOSSIBLE'],
+    ['configure: error: no supported vectorization found for this CPU', 'ARCHITECTURE_IMPOSSIBLE'],
     ['zlib_wrap.c:3:10: fatal error: zlib.h: No such file or directory', 'DEPENDENCY'],
     ["Package 'libpng', required by 'virtual:world', not found", 'DEPENDENCY'],
     ["No package 'ogg' found", 'DEPENDENCY'],

@@ -22,7 +22,7 @@ const RULES: readonly CategoryRule[] = [
   {
     category: 'ARCHITECTURE_IMPOSSIBLE',
     pattern:
-      /#error.*(no support for this architecture|unsupported architecture|architecture not supported|not supported on this (architecture|platform)|unknown architecture)|(target|architecture) .*is not supported by this (program|library)/i,
+      /#error.*(no support for this architecture|unsupported architecture|architecture not supported|not supported on this (architecture|platform)|unknown architecture)|(target|architecture) .*is not supported by this (program|library)|no supported (vectori[sz]ation|simd)( (instruction set|support|found))?\b/i,
   },
   {
     category: 'DEPENDENCY',
