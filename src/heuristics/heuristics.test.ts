@@ -292,6 +292,17 @@ describe('retry-with-one-job for a generated header', () => {
     const second = await runHeuristics(recoveryHeuristics, ctx, { [first?.key ?? '']: 1 });
     expect(second).toMatchObject({ heuristic: 'retry-with-one-job', outcome: { applied: true } });
   });
+
+  it('does not retry a command that already ran with one job', async () => {
+    for (const command of ['make -j1', 'make -j 1', 'ninja --jobs=1'])
+      expect(
+        await serialMake.match(context('make: *** [x] Killed signal terminated program', { command })),
+        command,
+      ).toBeNull();
+    expect(
+      await serialMake.match(context('Killed signal terminated program', { command: 'make -j4' })),
+    ).not.toBeNull();
+  });
 });
 
 describe('mcmodel-medany', () => {

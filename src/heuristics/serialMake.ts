@@ -6,7 +6,8 @@ const OUT_OF_MEMORY =
 /** A parallel make racing itself: a target's folder or input not there yet. */
 const RACE =
   /(cannot create (regular file|directory)|can't create|cannot open output file|mv: cannot stat|cannot open .* for writing)[^\n]*No such file or directory/;
-const PARALLEL = /-j\s*"\$\(nproc\)"|-j\s*\d+|--jobs(=\d+)?/;
+// `-j1` is not parallel: a command already run with one job is not retried with one job
+const PARALLEL = /-j\s*"\$\(nproc\)"|-j\s*(?!1(?!\d))\d+|--jobs(=(?!1(?!\d))\d+)?(?!=)/;
 /**
  * A header no Debian package provides (the package heuristic came first and found none) missing
  * in a parallel build: most likely one the build generates and a rule did not wait for (arj's
