@@ -93,6 +93,19 @@ describe('renderEscalation and renderReport', () => {
     expect(report).toContain('| status | ESCALATED |');
     expect(report).toContain('ARCHITECTURE_IMPOSSIBLE');
   });
+
+  it("list each error by the line that failed, not the build system's last words", () => {
+    const error = {
+      ...anError(
+        'CONFIGURATION',
+        'meson.build:58:36: ERROR: Unknown method\nA full log can be found at /build/src/build/meson-logs/meson-log.txt\n',
+      ),
+      errorLine: 'meson.build:58:36: ERROR: Unknown method',
+    };
+    const report = renderReport(portState({ errors: [error] }));
+    expect(report).toContain('| meson.build:58:36: ERROR: Unknown method |');
+    expect(report).not.toContain('A full log can be found');
+  });
 });
 
 describe("Debian's packaging in the report and the recipe", () => {

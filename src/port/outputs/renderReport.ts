@@ -51,14 +51,15 @@ export function renderReport(state: PortState): string {
     out.push('');
     out.push(
       table(
-        ['#', 'node', 'phase', 'category', 'severity', 'message'],
+        ['#', 'node', 'phase', 'category', 'severity', 'error'],
         state.errors.map((e, i) => [
           i + 1,
           e.node,
           e.phase,
           e.category,
           e.severity,
-          e.message.split('\n').filter(Boolean).at(-1)?.slice(0, 160),
+          // the line that failed, not the last one printed (`A full log can be found at …`)
+          (e.errorLine ?? e.evidence ?? e.message.split('\n').filter(Boolean).at(-1))?.slice(0, 160),
         ]),
       ),
     );
