@@ -11,7 +11,7 @@ export interface IsaString {
   extensions: string[];
 }
 
-const BASE = /^(rv(?:32|64|128))([a-z]*)$/;
+const BASE = /^(rv(?:32|64|128))([a-z][a-z0-9]*)?$/;
 
 /**
  * Parses an ISA string as /proc/cpuinfo prints it (`isa`/`hart isa`) or as `-march` takes it.

@@ -10,8 +10,8 @@ const SECTION_NAME = /^[a-z0-9][a-z0-9:._-]{0,80}$/;
 
 /**
  * Splits the probe script's stdout into sections. Only lines `@@rvport-probe:NONCE:NAME` with this
- * run's nonce open a section, so text the target prints cannot forge one; a section named twice
- * keeps its first text. Throws when the output lacks the closing `end` section (the probe was cut
+ * run's nonce and a plain name open a section, so what the tools print (a compiler message, a
+ * /proc file) cannot open or close one; a section named twice keeps its first text. Throws when the output lacks the closing `end` section (the probe was cut
  * short, or something else answered).
  */
 export function parseProbeSections(stdout: string, nonce: string): ProbeSections {
@@ -29,9 +29,8 @@ export function parseProbeSections(stdout: string, nonce: string): ProbeSections
     lines = [];
   };
   for (const line of stdout.replace(/\r\n/g, '\n').split('\n')) {
-    if (line.startsWith(marker)) {
-      const name = line.slice(marker.length);
-      if (!SECTION_NAME.test(name)) continue;
+    const name = line.startsWith(marker) ? line.slice(marker.length) : undefined;
+    if (name !== undefined && SECTION_NAME.test(name)) {
       close();
       if (name === 'end') {
         ended = true;

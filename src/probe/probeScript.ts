@@ -5,7 +5,9 @@
  * target needs nothing but a shell.
  *
  * Each section starts with a line `@@rvport-probe:NONCE:NAME`; the nonce is fresh per run, so no
- * text the target prints (a compiler message, a crafted /proc/cpuinfo) can open or close a section.
+ * text a tool prints (a compiler message, a /proc file) can open or close a section. (A process
+ * that reads the probe's own argv could learn it: the probe runs in a fresh instance, where none
+ * runs, and everything it reports is treated as untrusted text all the same.)
  */
 
 /** `-march` strings tried with every compiler (an empty file compiled with `-mabi=lp64d -c`). */

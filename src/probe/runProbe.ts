@@ -32,6 +32,9 @@ export async function runProbe(
   );
   if (result.aborted) throw new ProbeOutputError('the probe was interrupted');
   if (result.timedOut) throw new ProbeOutputError('the probe timed out and was killed');
+  // only the tail is kept past the cap: the first sections would be missing, not empty
+  if (result.truncated)
+    throw new ProbeOutputError('the probe printed more than 1 MiB (a target that floods its output)');
   if (result.exitCode !== 0) {
     const tail = result.stderr.trim().split('\n').slice(-3).join('\n');
     throw new ProbeOutputError(`the probe exited with status ${result.exitCode}${tail ? `: ${tail}` : ''}`);

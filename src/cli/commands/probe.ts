@@ -6,6 +6,7 @@ import { runProbe } from '../../probe/runProbe.ts';
 import { createSandbox, SANDBOX_MODES, type SandboxMode } from '../../sandbox/index.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
+import { terminalSafe } from '../terminalSafe.ts';
 import { UsageError } from '../UsageError.ts';
 import { withSandboxErrors } from '../withSandboxErrors.ts';
 
@@ -31,7 +32,11 @@ export function registerProbeCommand(program: Command, ctx: CliContext): void {
             { target: 'local-sandbox', mode, qemuVersion: await hostQemuVersion(ctx.signal) },
             { signal: ctx.signal },
           );
-          ctx.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatProbeReport(report));
+          // every string in the report is the target's text: JSON escapes control characters, the
+          // human form has its escape sequences removed
+          ctx.out(
+            options.json ? `${JSON.stringify(report, null, 2)}\n` : terminalSafe(formatProbeReport(report)),
+          );
         } catch (error) {
           if (!isProbeOutputError(error)) throw error;
           if (ctx.signal.aborted) {
