@@ -54,7 +54,7 @@ describe('buildProbeReport', () => {
     expect(formatProbeReport(report)).toMatch(/emulated: yes, by qemu-user, cpu model rv64/);
   });
 
-  it('QEMU_CPU names the model; a later qemu defaults to max', () => {
+  it('QEMU_CPU names the model; another qemu version is named, not guessed', () => {
     const withCpu = local.replace(/(:qemu-cpu\n)/, '$1sifive-u54\n');
     expect(
       buildProbeReport(parseProbeSections(withCpu, NONCE), { target: 'local-sandbox', mode: 'emulated' })
@@ -66,7 +66,7 @@ describe('buildProbeReport', () => {
         mode: 'emulated',
         qemuVersion: '9.2.0',
       }).emulated.cpuModel,
-    ).toBe('max');
+    ).toBe('qemu-user 9.2.0 default');
   });
 
   it('a real board (Milk-V Mars cpuinfo) with hwprobe: no emulation, ids and hart isa from cpuinfo', () => {
@@ -95,6 +95,22 @@ describe('buildProbeReport', () => {
     expect(report.hwprobeReason).toBeNull();
     expect(report.memoryMb).toBe(7851);
     expect(formatProbeReport(report)).toMatch(/emulated: no sign of emulation/);
+  });
+
+  it("newer qemu-user's own /proc/cpuinfo (uarch qemu, as linux-user/riscv/target_proc.h prints it) is emulation", () => {
+    const qemuText =
+      'processor\t: 0\nhart\t\t: 0\nisa\t\t: rv64imafdc_zicsr_zifencei_zba_zbb\nmmu\t\t: sv48\nuarch\t\t: qemu\n\n';
+    const run = boardRun('visionfive2-jh7110.txt', 'hwcap 0x112d').replace(
+      /(:cpuinfo\n)[\s\S]*?(\n@@)/,
+      `$1${qemuText}$2`,
+    );
+    const report = buildProbeReport(parseProbeSections(run, NONCE), {
+      target: 'local-sandbox',
+      mode: 'emulated',
+    });
+    expect(report.emulated).toMatchObject({ is: true, by: 'qemu-user' });
+    expect(report.isa?.source).toBe('cpuinfo');
+    expect(report.uarch).toBe('qemu');
   });
 
   it('an old board kernel without hwprobe says why, and no compiler means no helper', () => {

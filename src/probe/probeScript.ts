@@ -1,13 +1,13 @@
 /**
  * The probe that runs INSIDE the target (a sandbox instance today, a remote riscv64 machine over SSH
  * later): a POSIX shell script that only prints facts, in sections the host parses. Nothing of it
- * runs on the host. It is passed as `/bin/sh -c SCRIPT rvport-probe NONCE MARCH…`, so a remote
- * target needs nothing but a shell.
+ * runs on the host. It is passed as `/bin/sh -c SCRIPT rvport-probe MARCH…` with the nonce on
+ * stdin, so a remote target needs nothing but a shell.
  *
- * Each section starts with a line `@@rvport-probe:NONCE:NAME`; the nonce is fresh per run, so no
- * text a tool prints (a compiler message, a /proc file) can open or close a section. (A process
- * that reads the probe's own argv could learn it: the probe runs in a fresh instance, where none
- * runs, and everything it reports is treated as untrusted text all the same.)
+ * Each section starts with a line `@@rvport-probe:NONCE:NAME`. The nonce is fresh per run and
+ * comes on stdin, not in the argv every process in the target can read in /proc, so neither a
+ * tool's output (a compiler message, a /proc file) nor a tool that goes looking for it can open or
+ * close a section. Whatever the target prints is still only text to the host.
  */
 
 /** `-march` strings tried with every compiler (an empty file compiled with `-mabi=lp64d -c`). */
@@ -107,11 +107,13 @@ int main(void) {
 
 /**
  * The script. Every step is bounded by what it reads; a missing tool leaves its section empty or
- * says so, it never stops the probe. `$1` is the nonce, the rest the -march candidates.
+ * says so, it never stops the probe. The first line of stdin is the nonce (a shell variable,
+ * never exported), the arguments the -march candidates.
  */
 export const PROBE_SCRIPT = `set -u
-nonce=$1
-shift
+IFS= read -r nonce || nonce=
+exec </dev/null
+case $nonce in ''|*[!0-9a-f]*) echo 'rvport-probe: no nonce on stdin' >&2; exit 3;; esac
 sec() { printf '\\n@@rvport-probe:%s:%s\\n' "$nonce" "$1"; }
 work=$(mktemp -d 2>/dev/null || echo /tmp/rvport-probe.$$)
 mkdir -p "$work"
@@ -130,7 +132,7 @@ for cc in gcc clang; do
   command -v "$cc" >/dev/null 2>&1 || continue
   [ -n "$helper_cc" ] || helper_cc=$cc
   sec "compiler:$cc:version"; "$cc" --version 2>&1 | head -n 1
-  sec "compiler:$cc:target"; "$cc" -dumpmachine 2>&1
+  sec "compiler:$cc:target"; "$cc" -dumpmachine 2>&1 | head -n 1
   sec "compiler:$cc:march"
   for march in "$@"; do
     if msg=$("$cc" -march="$march" -mabi=lp64d -c "$work/empty.c" -o "$work/empty.o" 2>&1); then

@@ -28,7 +28,7 @@ function fakeTarget(answer: (nonce: string) => Partial<SandboxRunResult>) {
         timedOut: false,
         aborted: false,
         commandNotFound: false,
-        ...answer(argv[4] as string),
+        ...answer(String(options?.input ?? '').trim()),
       };
     },
   };
@@ -37,7 +37,7 @@ function fakeTarget(answer: (nonce: string) => Partial<SandboxRunResult>) {
 const context = { target: 'local-sandbox', mode: 'accelerated' } as const;
 
 describe('runProbe', () => {
-  it('runs the script through /bin/sh -c inside the target, with a fresh nonce each time', async () => {
+  it('runs the script through /bin/sh -c inside the target, with a fresh nonce on stdin each time', async () => {
     const target = fakeTarget((nonce) => ({
       stdout: recorded.replaceAll('0123456789abcdef01234567', nonce),
     }));
@@ -47,8 +47,10 @@ describe('runProbe', () => {
     const [a, b] = target.calls;
     expect(a?.command.slice(0, 4)).toEqual(['/bin/sh', '-c', PROBE_SCRIPT, 'rvport-probe']);
     expect(a?.command).toContain('rv64gcv');
-    expect(a?.command[4]).toMatch(/^[0-9a-f]{24}$/);
-    expect(a?.command[4]).not.toBe(b?.command[4]);
+    // the nonce goes on stdin: other processes in the target can read the argv, not the input
+    expect(a?.options?.input).toMatch(/^[0-9a-f]{24}\n$/);
+    expect(a?.options?.input).not.toBe(b?.options?.input);
+    expect(a?.command.join(' ')).not.toContain(String(a?.options?.input).trim());
     expect(a?.options?.timeoutMs).toBeGreaterThan(0);
     expect(a?.options?.network).toBeUndefined();
   });

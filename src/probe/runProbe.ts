@@ -22,8 +22,9 @@ export async function runProbe(
 ): Promise<ProbeReport> {
   const nonce = randomBytes(12).toString('hex');
   const result = await target.run(
-    ['/bin/sh', '-c', PROBE_SCRIPT, 'rvport-probe', nonce, ...(options.marchCandidates ?? MARCH_CANDIDATES)],
+    ['/bin/sh', '-c', PROBE_SCRIPT, 'rvport-probe', ...(options.marchCandidates ?? MARCH_CANDIDATES)],
     {
+      input: `${nonce}\n`,
       cwd: '/',
       timeoutMs: options.timeoutMs ?? 5 * 60_000,
       outputCapBytes: 1024 * 1024,
