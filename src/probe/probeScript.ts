@@ -125,7 +125,6 @@ sec meminfo; grep '^MemTotal:' /proc/meminfo
 sec cpuinfo; cat /proc/cpuinfo
 sec shell-exe; readlink /proc/$$/exe
 sec qemu-cpu; printf '%s' "\${QEMU_CPU-}"
-sec binfmt; ls /proc/sys/fs/binfmt_misc 2>&1
 : > "$work/empty.c"
 helper_cc=
 for cc in gcc clang; do
