@@ -8,7 +8,6 @@ import {
   fixCommands,
   type ImageRecord,
   imageKeys,
-  isSandboxError,
   listImages,
   listInstances,
   openSandbox,
@@ -24,6 +23,7 @@ import { removeTree } from '../../sandbox/removeTree.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { UsageError } from '../UsageError.ts';
+import { withSandboxErrors as guarded } from '../withSandboxErrors.ts';
 
 interface CommonOptions {
   json?: boolean;
@@ -226,22 +226,6 @@ function describeFailure(
   if (result.commandNotFound) return `command not found in the sandbox: ${command[0]}`;
   if (result.timedOut) return `${command[0]} timed out and was killed with all its children`;
   return `${command[0]} exited with status ${result.exitCode}`;
-}
-
-/** Sandbox errors are expected failures: one clear message and what to run, exit 1. */
-async function guarded(ctx: CliContext, action: () => Promise<void>): Promise<void> {
-  try {
-    await action();
-  } catch (error) {
-    if (!isSandboxError(error)) throw error;
-    if (ctx.signal.aborted) {
-      ctx.err('rvport: interrupted\n');
-      ctx.exitCode = ExitCode.Interrupted;
-      return;
-    }
-    const fix = error.fix ? `\nto fix it, run:\n${error.fix.replace(/^/gm, '  ')}` : '';
-    throw new UsageError(`${error.message}${fix}`, ExitCode.Failure);
-  }
 }
 
 function imageSummary(image: ImageRecord | undefined) {

@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { formatProbeReport } from '../../probe/formatProbeReport.ts';
+import { hostQemuVersion } from '../../probe/hostQemuVersion.ts';
+import { isProbeOutputError } from '../../probe/parseProbeSections.ts';
+import { runProbe } from '../../probe/runProbe.ts';
+import { createSandbox, SANDBOX_MODES, type SandboxMode } from '../../sandbox/index.ts';
+import type { CliContext } from '../CliContext.ts';
+import { ExitCode } from '../exitCodes.ts';
+import { terminalSafe } from '../terminalSafe.ts';
+import { UsageError } from '../UsageError.ts';
+import { withSandboxErrors } from '../withSandboxErrors.ts';
+
+/**
+ * `rvport probe [--json] [--mode …]`: the machine a build is for, probed inside a throwaway
+ * sandbox instance. Exit codes: 0 probed; 1 the sandbox is not provisioned (the message says what
+ * to run), the probe failed, or bad input; 130 interrupted.
+ */
+export function registerProbeCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('probe')
+    .description('the machine a build is for: ISA and extensions, ids, cores, memory, compilers, emulation')
+    .option('--mode <mode>', 'sandbox mode: native-userland, accelerated or emulated', 'accelerated')
+    .option('--suite <suite>', 'Debian suite of the rootfs', 'trixie')
+    .option('--json', 'machine-readable result on stdout')
+    .action((options: { mode?: string; suite?: string; json?: boolean }) =>
+      withSandboxErrors(ctx, async () => {
+        const mode = parseMode(options.mode);
+        const box = await createSandbox({ mode, suite: options.suite });
+        try {
+          const report = await runProbe(
+            box,
+            { target: 'local-sandbox', mode, qemuVersion: await hostQemuVersion(ctx.signal) },
+            { signal: ctx.signal },
+          );
+          // every string in the report is the target's text: JSON escapes control characters, the
+          // human form has its escape sequences removed
+          ctx.out(
+            options.json ? `${JSON.stringify(report, null, 2)}\n` : terminalSafe(formatProbeReport(report)),
+          );
+        } catch (error) {
+          if (!isProbeOutputError(error)) throw error;
+          if (ctx.signal.aborted) {
+            ctx.err('rvport: interrupted\n');
+            ctx.exitCode = ExitCode.Interrupted;
+            return;
+          }
+          throw new UsageError(`probe failed: ${error.message}`, ExitCode.Failure);
+        } finally {
+          await box.destroy();
+        }
+      }),
+    );
+}
+
+function parseMode(mode: string | undefined): SandboxMode {
+  const value = mode ?? 'accelerated';
+  if (!(SANDBOX_MODES as readonly string[]).includes(value)) {
+    throw new UsageError(`--mode must be one of ${SANDBOX_MODES.join(', ')} (got "${value}")`);
+  }
+  return value as SandboxMode;
+}
