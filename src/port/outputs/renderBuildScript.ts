@@ -40,7 +40,7 @@ export function renderBuildScript(script: BuildScript): string {
   out.push('fi');
   out.push('HERE=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)');
   out.push('SRC_DIR=$(CDPATH= cd -- "$1" && pwd)');
-  out.push('DESTDIR=${DESTDIR:-$PWD/destdir}');
+  out.push(`DESTDIR=${sh('DESTDIR:-$PWD/destdir')}`);
   out.push('mkdir -p -- "$DESTDIR"');
   out.push('DESTDIR=$(CDPATH= cd -- "$DESTDIR" && pwd)');
   out.push(`BUILD_DIR=$SRC_DIR/${shellQuote(script.dir)}`);
@@ -52,7 +52,7 @@ export function renderBuildScript(script: BuildScript): string {
   for (const [name, value] of Object.entries(script.env)) out.push(`export ${name}=${shellQuote(value)}`);
   out.push('');
   out.push('# Prerequisites: packages.txt (the build tools and what the port installed)');
-  out.push('if [ "${SKIP_APT_GET:-}" != 1 ]; then');
+  out.push(`if [ "${sh('SKIP_APT_GET:-')}" != 1 ]; then`);
   out.push('  set -f');
   out.push('  packages=');
   out.push('  while IFS= read -r p || [ -n "$p" ]; do');
@@ -127,7 +127,7 @@ export function renderBuildScript(script: BuildScript): string {
     const test = phase.name === 'test';
     out.push('');
     out.push(`# ${phase.name}`);
-    if (test) out.push('if [ "${RUN_TESTS:-}" = 1 ]; then');
+    if (test) out.push(`if [ "${sh('RUN_TESTS:-')}" = 1 ]; then`);
     for (const c of phase.commands)
       out.push(
         `${test ? '  ' : ''}step ${shellQuote(phase.name)} ${phase.optional || test ? 'optional' : 'required'} ${shellQuote(c)}`,
@@ -137,4 +137,9 @@ export function renderBuildScript(script: BuildScript): string {
   out.push('');
   out.push('echo "build.sh: done; installed files are in $DESTDIR"');
   return `${out.join('\n')}\n`;
+}
+
+/** A shell parameter expansion `${…}` (written so, as a JavaScript string would take it for a template). */
+function sh(expansion: string): string {
+  return `$${'{'}${expansion}}`;
 }
