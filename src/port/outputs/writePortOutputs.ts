@@ -100,7 +100,8 @@ async function writeScripts(
   scriptOf: () => BuildScript | null,
   put: (name: string, text: string) => Promise<void>,
 ): Promise<string | undefined> {
-  for (const name of SCRIPT_FILES) await rm(join(outDir, name), { force: true });
+  // a replay of an earlier build says nothing about this one
+  for (const name of [...SCRIPT_FILES, 'replay.md', 'replay.log']) await rm(join(outDir, name), { force: true });
   let script: BuildScript | null;
   try {
     script = scriptOf();
