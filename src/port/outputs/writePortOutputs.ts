@@ -101,7 +101,8 @@ async function writeScripts(
   put: (name: string, text: string) => Promise<void>,
 ): Promise<string | undefined> {
   // a replay of an earlier build says nothing about this one
-  for (const name of [...SCRIPT_FILES, 'replay.md', 'replay.log']) await rm(join(outDir, name), { force: true });
+  for (const name of [...SCRIPT_FILES, 'replay.md', 'replay.log'])
+    await rm(join(outDir, name), { force: true });
   let script: BuildScript | null;
   try {
     script = scriptOf();
