@@ -86,12 +86,22 @@ describe.sequential('rvport replay', () => {
       }
       expect(readFileSync(join(out, 'replay.md'), 'utf8')).toContain('Replayed: **yes**');
       const after = JSON.parse(readFileSync(join(out, 'state.json'), 'utf8'));
-      expect(after.replay).toMatchObject({ replayed: 'yes', compared: names.length });
+      // the same compiler on the same paths: this build is reproducible, byte for byte
+      expect(after.replay).toMatchObject({
+        replayed: 'yes',
+        compared: names.length,
+        identical: names.length,
+      });
+      expect(readFileSync(join(out, 'replay.log'), 'utf8')).toContain('build.sh: [build] make');
+      const docker = readFileSync(join(out, 'Dockerfile'), 'utf8');
+      expect(docker).toContain('FROM --platform=linux/riscv64 debian:trixie');
+      expect(docker).toContain('RUN sh /build/recipe/build.sh /build/src');
       const entryDir = join(home, 'recipes', 'greeter');
       const entries = spawnSync('sh', ['-c', `cat "${entryDir}"/*.json`], { encoding: 'utf8' }).stdout;
       expect(JSON.parse(entries).replay).toMatchObject({ replayed: 'yes' });
       // shown for the report: what a real build.sh of this project looks like
       writeFileSync(join(tmpdir(), 'rvport-replay-example-build.sh'), script);
+      writeFileSync(join(tmpdir(), 'rvport-replay-example-replay.md'), readFileSync(join(out, 'replay.md')));
     },
     40 * MINUTES,
   );
