@@ -108,6 +108,7 @@ describe('buildScriptOf', () => {
               name: 'install',
               commands: [
                 'DESTDIR="$RVPORT_DESTDIR" make install',
+                // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source under test
                 'cp x "${RVPORT_SRC}/y" "${RVPORT_SRC:-.}"',
               ],
             },
@@ -117,6 +118,7 @@ describe('buildScriptOf', () => {
     );
     expect(script.phases[0]?.commands).toEqual([
       'DESTDIR="$DESTDIR" make install',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source under test
       'cp x "${SRC_DIR}/y" "${SRC_DIR:-.}"',
     ]);
     expect(script.env).toEqual({ CFLAGS: '-O2' });
@@ -142,6 +144,7 @@ describe('renderBuildScript', () => {
     );
     expect(text.startsWith('#!/bin/sh\n')).toBe(true);
     expect(text).toContain('set -eu');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source under test
     expect(text).toContain('DESTDIR=${DESTDIR:-$PWD/destdir}');
     expect(text).toContain('# Usage: sh build.sh SOURCE_DIR');
     const at = lay(text, '');
