@@ -13,6 +13,7 @@ export const commands: ReadonlyArray<{ name: string; load: () => Promise<Command
   { name: 'workflow', load: async () => (await import('./commands/workflow.ts')).registerWorkflowCommand },
   { name: 'verify', load: async () => (await import('./commands/verify.ts')).registerVerifyCommand },
   { name: 'analyze', load: async () => (await import('./commands/analyze.ts')).registerAnalyzeCommand },
+  { name: 'replay', load: async () => (await import('./commands/replay.ts')).registerReplayCommand },
   { name: 'sandbox', load: async () => (await import('./commands/sandbox.ts')).registerSandboxCommand },
   { name: 'cache', load: async () => (await import('./commands/cache.ts')).registerCacheCommand },
   { name: 'batch', load: async () => (await import('./commands/batch.ts')).registerBatchCommand },

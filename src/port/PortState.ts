@@ -182,6 +182,21 @@ export interface ArtifactRecord {
   rank: number;
 }
 
+/**
+ * Whether build.sh alone, in a fresh sandbox instance from a fresh copy of the source, gave the
+ * port's artifacts (`rvport replay`): `yes` with the same names and ELF facts, `no` and why.
+ */
+export interface ReplayRecord {
+  replayed: 'yes' | 'no';
+  reason: string;
+  at: string;
+  mode: SandboxMode;
+  durationMs: number;
+  /** Artifacts compared, and how many of them have the same bytes as the port's copies. */
+  compared: number;
+  identical: number;
+}
+
 export interface AuditEvent {
   at: string;
   node: string;
@@ -241,6 +256,8 @@ export interface PortState {
   escalationReason: string | null;
   /** recipe.md, written by finish. */
   recipe: string | null;
+  /** The last `rvport replay` of this port's build.sh (absent: never replayed). */
+  replay?: ReplayRecord;
 }
 
 export function createPortState(source: SourceInfo, options: PortOptions): PortState {

@@ -67,6 +67,18 @@ export const recipeEntrySchema = z.object({
   recipe: z.string(),
   createdAt: z.string(),
   rvportVersion: z.string(),
+  /** The last `rvport replay` of the entry's build.sh: yes or no, and why. */
+  replay: z
+    .object({
+      replayed: z.enum(['yes', 'no']),
+      reason: z.string(),
+      at: z.string(),
+      mode: z.string(),
+      durationMs: z.number(),
+      compared: z.number(),
+      identical: z.number(),
+    })
+    .optional(),
 });
 
 export type RecipeEntry = z.infer<typeof recipeEntrySchema>;

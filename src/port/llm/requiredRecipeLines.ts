@@ -1,4 +1,5 @@
 import {
+  recipeCommands,
   recipeEnvLines,
   recipeInstallLine,
   recipeVerdictLine,
@@ -9,14 +10,14 @@ import type { PortState } from '../PortState.ts';
 /**
  * What any recipe of this port must say word for word to stay reproducible and honest: the
  * verdict line, the prerequisites' install command, the environment, and every command of the
- * deterministic recipe's phases (the commands that worked, in the order they ran).
+ * deterministic recipe's phases (the plan that worked, as build.sh runs it).
  */
 export function requiredRecipeLines(state: PortState): string[] {
   return [
     recipeVerdictLine(state),
     recipeInstallLine(state),
     ...recipeEnvLines(state),
-    ...successfulSteps(state.executed).map((c) => c.command),
+    ...(successfulSteps(state.executed).length ? recipeCommands(state) : []),
   ];
 }
 

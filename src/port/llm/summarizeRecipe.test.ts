@@ -25,7 +25,11 @@ const state: PortState = portState({
   plan: {
     buildSystem: 'autotools',
     dir: '.',
-    phases: [],
+    phases: [
+      { name: 'prepare', commands: ['cp /usr/share/misc/config.guess "$RVPORT_SRC/config.guess"'] },
+      { name: 'configure', commands: ['./configure --prefix=/usr'] },
+      { name: 'build', commands: ['make -j"$(nproc)"'] },
+    ],
     packages: ['zlib1g-dev'],
     env: { LIBS: '-latomic' },
     expectedArtifacts: [],
@@ -62,12 +66,12 @@ const goodRecipe = (required: string[]) =>
   ].join('\n');
 
 describe('requiredRecipeLines', () => {
-  it('are the verdict, the install line, the environment and the commands that worked', () => {
+  it('are the verdict, the complete install line, the environment and the commands as build.sh runs them', () => {
     expect(requiredRecipeLines(state)).toEqual([
       'Verified: the build produced riscv64 ELF output (2 riscv64 ELF objects, none for another machine).',
-      'apt-get install build-essential zlib1g-dev',
-      'export LIBS="-latomic"',
-      'cp /usr/share/misc/config.guess "$RVPORT_SRC/config.guess"',
+      'apt-get install -y --no-install-recommends autoconf automake autopoint autotools-dev build-essential file libtool patch pkg-config zlib1g-dev',
+      'export LIBS=-latomic',
+      'cp /usr/share/misc/config.guess "$SRC_DIR/config.guess"',
       './configure --prefix=/usr',
       'make -j"$(nproc)"',
     ]);

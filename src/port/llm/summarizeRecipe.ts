@@ -65,7 +65,8 @@ export async function summarizeRecipe(
   const invented = inventedRecipeCommands(text, [
     ...codeBlockLines(deterministicRecipe),
     // what the deterministic recipe says in prose: apply the patches, work in the build folder
-    ...state.patches.map((p) => `git apply patches/${p.name}`),
+    ...state.patches.flatMap((p) => [`git apply patches/${p.name}`, `patch -p1 -i patches/${p.name}`]),
+    'sh build.sh SOURCE_DIR',
     ...(state.plan?.dir && state.plan.dir !== '.' ? [`cd ${state.plan.dir}`] : []),
   ]);
   if (invented.length > 0)

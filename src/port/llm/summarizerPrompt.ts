@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LlmMessage } from '../../llm/index.ts';
 import { estimateTokens, excerptFiles, ROLE_PROMPT_BUDGETS, renderExcerpts } from '../../llm/index.ts';
+import { withScriptVariables } from '../outputs/BuildScript.ts';
 import { successfulSteps } from '../outputs/renderRecipe.ts';
 import type { PortState } from '../PortState.ts';
 import { topFindings } from './scriptedSummary.ts';
@@ -64,7 +65,8 @@ export function summarizerPrompt(
     '```',
     '',
     '## Commands that worked, by phase',
-    ...steps.map((c) => `- [${c.phase}] ${c.command}`),
+    // with build.sh's variables, as the recipe must say them
+    ...steps.map((c) => `- [${c.phase}] ${withScriptVariables(c.command)}`),
     '',
     '## Deterministic recipe',
     headWithinBudget(deterministicRecipe, Math.floor(budget * SUMMARIZER_BUDGET_SHARES.recipe)),

@@ -25,22 +25,38 @@ export const BUILD_PHASES = new Set(BUILD_PHASE_ORDER);
  */
 export async function freshSource(state: PortState, sandbox: Sandbox): Promise<void> {
   if (!state.source.dir) throw new Error('the source was not acquired');
+  // Debian's patches first, as released: the shipped generated files stay newer than inputs
+  // they patch. The port's own fixes after the timestamps: a patched file is newer than what
+  // was generated from it, as after an edit.
+  const { debian, rest } = splitDebianPatches(state.patches);
+  await copySourceIn(state.source.dir, sandbox, async (target) => {
+    await applyPatches(target, debian);
+    await normalizeAutotoolsTimestamps(target, state.plan?.dir ?? '.');
+    await applyPatches(target, rest);
+  });
+}
+
+/**
+ * A copy of an acquired source tree as the instance's `/build/src` (and an empty `/build/dest`),
+ * changed by `prepare` on the way (freshSource's patches; nothing for `rvport replay`, whose
+ * build.sh does that itself). The copy is made in a host folder of rvport's own and goes in
+ * through the sandbox's copy-in: the host never writes into a workspace a build has had.
+ */
+export async function copySourceIn(
+  sourceDir: string,
+  sandbox: Sandbox,
+  prepare: (target: string) => Promise<void> = async () => {},
+): Promise<void> {
   const staging = await mkdtemp(join(tmpdir(), 'rvport-source-'));
   const target = join(staging, 'src');
   try {
     await mkdir(target);
     const copy = await runProcess({
-      command: ['cp', '-a', '--reflink=auto', '--', `${state.source.dir}/.`, target],
+      command: ['cp', '-a', '--reflink=auto', '--', `${sourceDir}/.`, target],
     });
     if (copy.exitCode !== 0)
       throw new Error(`copying the source into the sandbox failed: ${copy.stderr.trim()}`);
-    // Debian's patches first, as released: the shipped generated files stay newer than inputs
-    // they patch. The port's own fixes after the timestamps: a patched file is newer than what
-    // was generated from it, as after an edit.
-    const { debian, rest } = splitDebianPatches(state.patches);
-    await applyPatches(target, debian);
-    await normalizeAutotoolsTimestamps(target, state.plan?.dir ?? '.');
-    await applyPatches(target, rest);
+    await prepare(target);
     const cleared = await sandbox.run(['rm', '-rf', '--', `${SANDBOX_WORKSPACE}/dest`]);
     if (cleared.exitCode !== 0) throw new Error(`clearing /build/dest failed: ${cleared.stderr.trim()}`);
     await sandbox.copyIn(target, `${SANDBOX_WORKSPACE}/src`);

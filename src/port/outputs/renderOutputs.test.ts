@@ -43,7 +43,11 @@ describe('renderRecipe', () => {
       plan: {
         buildSystem: 'autotools',
         dir: '.',
-        phases: [],
+        phases: [
+          { name: 'configure', commands: ['./configure'] },
+          { name: 'build', commands: ['make'] },
+          { name: 'install', commands: ['make install DESTDIR="$RVPORT_DESTDIR"'], optional: true },
+        ],
         packages: ['libogg-dev'],
         expectedArtifacts: [],
         origin: 'default',
@@ -68,7 +72,12 @@ describe('renderRecipe', () => {
     });
     const text = renderRecipe(state, { imageId: 'img-1', suite: 'trixie' });
     expect(text).toMatch(/^# zlib for riscv64 Linux\n\nVerified/);
-    expect(text).toContain('apt-get install build-essential libogg-dev');
+    // complete: the image's autotools and build-essential too, not only what the port added
+    expect(text).toContain(
+      'apt-get install -y --no-install-recommends autoconf automake autopoint autotools-dev build-essential file libogg-dev libtool patch pkg-config',
+    );
+    expect(text).toContain('make install DESTDIR="$DESTDIR"');
+    expect(text).not.toContain('RVPORT_');
     expect(text.indexOf('### configure')).toBeLessThan(text.indexOf('### build'));
     expect(text).toContain('patches/0001-fix.patch');
     expect(text).toContain('| src/hello | program | riscv64 | 64 | lp64d | dynamic |');

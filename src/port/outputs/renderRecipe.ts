@@ -1,5 +1,7 @@
 import type { ExecutedCommand, PortState } from '../PortState.ts';
+import { type BuildScript, buildScriptOfState } from './BuildScript.ts';
 import { codeBlock, table } from './markdown.ts';
+import { shellQuote } from './shellQuote.ts';
 
 export interface RecipeContext {
   imageId: string;
@@ -38,33 +40,39 @@ export function renderRecipe(state: PortState, ctx: RecipeContext): string {
     out.push('');
   }
   const steps = successfulSteps(state.executed);
+  const script = scriptOf(state);
   out.push('## Build');
   out.push('');
-  if (steps.length === 0) {
+  if (steps.length === 0 || !script) {
     out.push('No build command succeeded.');
   } else {
+    out.push(
+      '`sh build.sh SOURCE_DIR` (beside this file, with packages.txt, patches/ and a Dockerfile) runs these steps. ' +
+        '`$SRC_DIR` is the source folder, `$DESTDIR` where the install step puts files; each command runs ' +
+        `from the build folder${script.dir !== '.' ? ` (\`${script.dir}\`)` : ' (the source root)'}, after the patches.`,
+    );
     const env = recipeEnvLines(state);
     if (env.length) {
+      out.push('');
       out.push('With this environment:');
       out.push('');
       out.push(codeBlock(env.join('\n'), 'sh'));
-      out.push('');
     }
-    out.push(
-      `From the source root${state.plan?.dir && state.plan.dir !== '.' ? ` (the build lives in \`${state.plan.dir}\`)` : ''}:`,
-    );
-    for (const [phase, commands] of groupByPhase(steps)) {
+    for (const phase of script.phases) {
+      if (phase.commands.length === 0) continue;
       out.push('');
-      out.push(`### ${phase}`);
+      out.push(
+        `### ${phase.name}${phase.name === 'test' ? ' (optional: `RUN_TESTS=1`)' : phase.optional ? ' (optional)' : ''}`,
+      );
       out.push('');
-      out.push(codeBlock(commands.join('\n'), 'sh'));
+      out.push(codeBlock(phase.commands.join('\n'), 'sh'));
     }
   }
   if (state.patches.length > 0) {
     out.push('');
     out.push('## Patches');
     out.push('');
-    out.push('Apply these to the source first (`git apply patches/NAME`):');
+    out.push('build.sh applies these to the source first, in this order (`patch -p1 -i patches/NAME`):');
     for (const p of state.patches) out.push(`- \`patches/${p.name}\``);
   }
   const notes = state.findings.filter((f) => f.severity === 'high');
@@ -109,15 +117,32 @@ export function recipeVerdictLine(state: PortState): string {
     : `Not verified: ${state.verification?.reason ?? 'the build did not finish'}.`;
 }
 
-/** The prerequisites' install command. */
+/**
+ * The prerequisites' install command: the complete list build.sh installs (the image's build
+ * tools the plan uses too, which the sandbox had without installing them).
+ */
 export function recipeInstallLine(state: PortState): string {
-  const packages = state.plan?.packages ?? [];
-  return `apt-get install build-essential${packages.length ? ` ${packages.join(' ')}` : ''}`;
+  const packages = scriptOf(state)?.packages ?? ['build-essential', ...(state.plan?.packages ?? [])];
+  return `apt-get install -y --no-install-recommends ${packages.join(' ')}`;
 }
 
-/** The plan's environment as `export` lines (empty without one). */
+/** The plan's environment as build.sh exports it (empty without one): single-quoted, never expanded. */
 export function recipeEnvLines(state: PortState): string[] {
-  return Object.entries(state.plan?.env ?? {}).map(([k, v]) => `export ${k}=${JSON.stringify(v)}`);
+  return Object.entries(scriptOf(state)?.env ?? {}).map(([k, v]) => `export ${k}=${shellQuote(v)}`);
+}
+
+/** The commands of the recipe's build section, as build.sh runs them. */
+export function recipeCommands(state: PortState): string[] {
+  return (scriptOf(state)?.phases ?? []).flatMap((p) => p.commands);
+}
+
+/** The port's script, or null when its plan cannot be one (the recipe then says less). */
+function scriptOf(state: PortState): BuildScript | null {
+  try {
+    return buildScriptOfState(state);
+  } catch {
+    return null;
+  }
 }
 
 /** The commands of the last attempt that got through, plus the repairs that made it work. */
@@ -132,17 +157,4 @@ export function successfulSteps(executed: readonly ExecutedCommand[]): ExecutedC
     seen.add(key);
     return true;
   });
-}
-
-const PHASE_ORDER = ['dependencies', 'prepare', 'bootstrap', 'configure', 'build', 'test', 'install'];
-
-function groupByPhase(steps: readonly ExecutedCommand[]): Array<[string, string[]]> {
-  const groups = new Map<string, string[]>();
-  for (const s of steps) groups.set(s.phase, [...(groups.get(s.phase) ?? []), s.command]);
-  return [...groups].sort(([a], [b]) => rank(a) - rank(b));
-}
-
-function rank(phase: string): number {
-  const i = PHASE_ORDER.indexOf(phase);
-  return i === -1 ? PHASE_ORDER.length : i;
 }

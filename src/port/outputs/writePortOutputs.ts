@@ -4,6 +4,9 @@ import { zipSync } from 'fflate';
 import { MAX_COPY_BYTES, readFileConfined, writeFileAtomic, writeJsonAtomic } from '../../fs/index.ts';
 import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
 import type { PortState } from '../PortState.ts';
+import { type BuildScript, buildScriptOfEntry, buildScriptOfState } from './BuildScript.ts';
+import { renderBuildScript, renderPackagesTxt } from './renderBuildScript.ts';
+import { renderDockerfile } from './renderDockerfile.ts';
 import { renderEscalation } from './renderEscalation.ts';
 import { renderReport } from './renderReport.ts';
 
@@ -11,7 +14,12 @@ export interface PortFiles {
   written: string[];
   packageFile?: string;
   packageError?: string;
+  /** Why no build.sh was written for a build that succeeded (a plan that cannot be a script). */
+  scriptError?: string;
 }
+
+/** build.sh and the files it goes with; a port that did not build gets none (old ones go). */
+export const SCRIPT_FILES = ['build.sh', 'packages.txt', 'Dockerfile'] as const;
 
 /**
  * The outputs of SPEC section 3 in OUT/NAME: state.json, recipe.md, report.md, patches/,
@@ -31,6 +39,11 @@ export async function writePortOutputs(
   await writeJsonAtomic(join(outDir, 'state.json'), state);
   written.push('state.json');
   if (state.recipe) await put('recipe.md', state.recipe);
+  const scriptError = await writeScripts(
+    outDir,
+    state.buildStatus === 'SUCCESS' ? () => buildScriptOfState(state) : () => null,
+    put,
+  );
   await put('report.md', renderReport(state));
   if (state.buildStatus === 'ESCALATED' || state.buildStatus === 'FAILED')
     await put('escalation.md', renderEscalation(state));
@@ -43,7 +56,7 @@ export async function writePortOutputs(
   const callLog = join(outDir, 'llm-calls.jsonl');
   if (!(await exists(callLog))) await put('llm-calls.jsonl', '');
   if (await exists(join(outDir, 'build.log'))) written.push('build.log');
-  const files: PortFiles = { written };
+  const files: PortFiles = { written, ...(scriptError ? { scriptError } : {}) };
   if (options.package) {
     try {
       files.packageFile = await writePackage(state, outDir, written);
@@ -66,7 +79,41 @@ export async function writeCacheHitOutputs(entry: RecipeEntry, outDir: string): 
       written.push(join('patches', p.name));
     }
   }
-  return { written };
+  const scriptError = await writeScripts(
+    outDir,
+    () => buildScriptOfEntry(entry),
+    async (name, text) => {
+      await writeFileAtomic(join(outDir, name), text);
+      written.push(name);
+    },
+  );
+  return { written, ...(scriptError ? { scriptError } : {}) };
+}
+
+/**
+ * build.sh, packages.txt and the Dockerfile of a build that succeeded, each written atomically;
+ * stale ones of an earlier run go first, so a folder never holds a script of another build.
+ * Answers why there is none when the plan cannot be a script.
+ */
+async function writeScripts(
+  outDir: string,
+  scriptOf: () => BuildScript | null,
+  put: (name: string, text: string) => Promise<void>,
+): Promise<string | undefined> {
+  // a replay of an earlier build says nothing about this one
+  for (const name of [...SCRIPT_FILES, 'replay.md', 'replay.log'])
+    await rm(join(outDir, name), { force: true });
+  let script: BuildScript | null;
+  try {
+    script = scriptOf();
+  } catch (error) {
+    return `no build.sh: ${(error as Error).message}`;
+  }
+  if (!script) return undefined;
+  await put('build.sh', renderBuildScript(script));
+  await put('packages.txt', renderPackagesTxt(script));
+  await put('Dockerfile', renderDockerfile(script));
+  return undefined;
 }
 
 async function writePackage(state: PortState, outDir: string, written: readonly string[]): Promise<string> {

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { isReplayError } from '../../replay/ReplayError.ts';
+import { replayPort } from '../../replay/replayPort.ts';
+import { SandboxError } from '../../sandbox/errors.ts';
+import { SANDBOX_MODES, type SandboxMode } from '../../sandbox/Sandbox.ts';
+import { isSourceError } from '../../sources/SourceError.ts';
+import type { CliContext } from '../CliContext.ts';
+import { ExitCode } from '../exitCodes.ts';
+import { UsageError } from '../UsageError.ts';
+
+interface ReplayOptions {
+  mode?: string;
+  json?: boolean;
+}
+
+export function registerReplayCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('replay')
+    .description(
+      "run a port's build.sh in a fresh sandbox from a fresh copy of the source and check it rebuilds the same artifacts",
+    )
+    .argument('<dir>', 'the OUT/NAME folder of a port (state.json, build.sh, packages.txt, patches/)')
+    .option('--mode <mode>', `sandbox mode (${SANDBOX_MODES.join(', ')}; default: the port's)`)
+    .option('--json', 'machine-readable result on stdout')
+    .action(async (dir: string, options: ReplayOptions) => {
+      if (options.mode !== undefined && !SANDBOX_MODES.includes(options.mode as SandboxMode))
+        throw new UsageError(`replay: --mode is one of ${SANDBOX_MODES.join(', ')}`);
+      let result: Awaited<ReturnType<typeof replayPort>>;
+      try {
+        result = await replayPort({
+          dir,
+          ...(options.mode ? { mode: options.mode as SandboxMode } : {}),
+          signal: ctx.signal,
+          progress: (message) => ctx.err(`rvport: ${message}\n`),
+        });
+      } catch (error) {
+        if (isReplayError(error)) throw new UsageError(`replay: ${error.message}`);
+        if (isSourceError(error))
+          throw new UsageError(`replay: the source cannot be acquired: ${error.message}`);
+        if (error instanceof SandboxError)
+          throw new UsageError(`replay: ${error.message}${error.fix ? ` (fix: ${error.fix})` : ''}`);
+        throw error;
+      }
+      if (options.json)
+        ctx.out(`${JSON.stringify({ ...result.record, artifacts: result.comparisons }, null, 2)}\n`);
+      else ctx.out(`replayed: ${result.record.replayed}: ${result.record.reason}\n`);
+      ctx.exitCode = result.exitCode === 0 ? ExitCode.Success : ExitCode.Failure;
+    });
+}
