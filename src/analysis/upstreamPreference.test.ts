@@ -41,3 +41,17 @@ describe('preferUpstreamBuild', () => {
     expect(single[0]?.confidence).toBe(meson(plain)?.confidence);
   });
 });
+
+describe('preferUpstreamBuild in a subfolder', () => {
+  it('leaves a build system in a subfolder alone, and counts make in CI like the others', () => {
+    const tree = {
+      Makefile: 'all:\n\tcc -o x x.c\n',
+      'x.c': 'int main(void){return 0;}\n',
+      'cmake_unofficial/CMakeLists.txt': 'project(x C)\n',
+      '.github/workflows/ci.yml':
+        'steps:\n  - run: make -j2 check\n  - run: cmake -S cmake_unofficial -B b\n',
+    };
+    const [top] = detectBuildSystems(SourceTree.fromFiles(tree));
+    expect(top).toMatchObject({ type: 'make', dir: '.' });
+  });
+});

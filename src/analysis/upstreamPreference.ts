@@ -9,6 +9,7 @@ const COMMANDS: Readonly<Record<string, RegExp>> = {
   autotools: /\.\/configure\b|\bautogen\.sh\b|\bautoreconf\b|\.\/bootstrap\b/,
   scons: /\bscons\b/,
   waf: /\.\/waf\b/,
+  make: /(^|[\s;&|:'"-])g?make(\s+(-j\S*|[A-Za-z_][\w-]*|-C\s+\S+))*\s*($|[;&|'"])/m,
 };
 const CI_FILE =
   /^(\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.travis\.ya?ml|\.cirrus\.ya?ml|appveyor\.ya?ml|azure-pipelines\.ya?ml|\.circleci\/config\.ya?ml|\.builds\/[^/]+\.ya?ml)$/i;
@@ -23,12 +24,14 @@ export const INSTRUCTIONS_BONUS = 0.05;
  * tree has candidates of more than one type; equal evidence keeps the order.
  */
 export function preferUpstreamBuild(tree: SourceTree, candidates: BuildSystemCandidate[]): void {
-  if (new Set(candidates.map((c) => c.type)).size < 2) return;
+  if (new Set(candidates.filter((c) => c.dir === '.').map((c) => c.type)).size < 2) return;
   const sayer = (pattern: RegExp, files: readonly string[]) =>
     files.find((f) => pattern.test(tree.read(f) ?? ''));
   const ci = tree.files.filter((f) => CI_FILE.test(f));
   const docs = tree.files.filter((f) => INSTRUCTIONS.test(f));
-  for (const c of candidates) {
+  // the tree's own folder only: a CI line does not say which folder it builds, and a build system
+  // in a subfolder (cmake_unofficial/) is a side door, not the one upstream treats as primary
+  for (const c of candidates.filter((c) => c.dir === '.')) {
     const pattern = COMMANDS[c.type];
     if (!pattern) continue;
     // the file that says so joins the evidence (evidence lists files)

@@ -78,11 +78,12 @@ describe.sequential('rvport port on real packages', () => {
       expect(result).toMatchObject({
         result: 'verified',
         cacheHit: true,
-        files: { written: ['recipe.md', 'cache-entry.json'] },
+        files: { written: ['recipe.md', 'cache-entry.json', 'build.sh', 'packages.txt', 'Dockerfile'] },
       });
-      expect(readFileSync(join(outputs('b', 'cjson'), 'recipe.md'), 'utf8')).toBe(
-        readFileSync(join(outputs('a', 'cjson'), 'recipe.md'), 'utf8'),
-      );
+      for (const name of ['recipe.md', 'build.sh', 'packages.txt', 'Dockerfile'])
+        expect(readFileSync(join(outputs('b', 'cjson'), name), 'utf8'), name).toBe(
+          readFileSync(join(outputs('a', 'cjson'), name), 'utf8'),
+        );
       expect(readFileSync(runFile, 'utf8')).toBe(runBefore); // the graph did not run
     },
     5 * MINUTES,
