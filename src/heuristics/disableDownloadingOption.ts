@@ -9,8 +9,8 @@ const DOWNLOAD_CALL =
   /^\s*([^\s:]*CMakeLists\.txt|[^\s:]+\.cmake):(\d+) \((FetchContent_MakeAvailable|FetchContent_Populate|ExternalProject_Add|file)\)/m;
 const DOWNLOAD_FAILED =
   /Could not resolve host|Couldn't resolve host|Failed to download|download failed|status_code: [1-9]|Build step for \w+ failed/i;
-/** Switches that are worth turning off to build without the network. */
-const OPTIONAL_PART = /TEST|BENCH|EXAMPLE|DEMO|DOC|FUZZ/i;
+/** Switches of parts a package can be built without (tests, benchmarks, examples, docs, fuzzers). */
+export const OPTIONAL_PART = /TEST|BENCH|EXAMPLE|DEMO|DOC|FUZZ/i;
 
 /**
  * The innermost `if(VAR)` around a line of a CMake file, where VAR is a plain variable: the

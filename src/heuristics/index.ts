@@ -1,3 +1,4 @@
+import { absentSubmodule } from './absentSubmodule.ts';
 import { addLibatomic } from './addLibatomic.ts';
 import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
 import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
@@ -36,6 +37,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   bootstrapAutotools,
   autoconfMacroPackage,
   autoconfWithoutAutoheader,
+  // Before the package installs: a file of an empty submodule is missing because of the checkout.
+  absentSubmodule,
   installMissingPackage,
   // The build systems' own words for a missing dependency, after the compiler's and pkg-config's.
   cmakeMissingPackage,

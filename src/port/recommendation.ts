@@ -3,6 +3,8 @@ import { parseMissingPackage } from '../heuristics/installMissingPackage.ts';
 import { stemOf } from '../heuristics/installNamedDependency.ts';
 import { mesonMissing } from '../heuristics/mesonMissingDependency.ts';
 import { missingTool } from '../heuristics/missingBuildTool.ts';
+import { emptySubmodules } from '../sources/emptySubmodules.ts';
+import { describeSubmodule, submoduleNamedIn } from './missingSubmodule.ts';
 import { scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { ErrorRecord, PortState } from './PortState.ts';
 
@@ -109,12 +111,35 @@ function recommendConfiguration(error: ErrorRecord): string {
 }
 
 /**
+ * The recommendation for an error that names a submodule the checkout has no content of, with
+ * its URL and the other empty submodules; null when the error names none.
+ */
+function recommendSubmodule(state: PortState, error: ErrorRecord): string | null {
+  if (!state.source.dir) return null;
+  const empty = emptySubmodules(state.source.dir);
+  const text = [error.errorLine, error.message].filter(Boolean).join('\n');
+  const sub = submoduleNamedIn(text, empty, state.plan?.dir ?? '.');
+  if (!sub) return null;
+  const others = empty.filter((s) => s !== sub);
+  return [
+    `The build needs the submodule ${describeSubmodule(sub)}, and this checkout has no content for it${error.errorLine ? ` (${quote(error.errorLine)})` : ''}.`,
+    `Port a clone that has its submodules (\`git clone --recurse-submodules\`, or \`git submodule update --init ${sub.path}\` in the source) or a release tarball, which ships them;`,
+    'where the package offers one, a switch to use the system copy of that library or to leave its part out (-D…=OFF, --without-…) also gets past it.',
+    ...(others.length > 0
+      ? [`Other submodules without content: ${others.map(describeSubmodule).join(', ')}.`]
+      : []),
+  ].join(' ');
+}
+
+/**
  * What a person should try next, naming what rvport knows is missing (the package, the program,
  * the option, the file) rather than a generic sentence.
  */
 export function recommendation(state: PortState): string {
   const error = state.errors.at(-1);
   const line = quote(error?.errorLine ?? error?.evidence);
+  const submodule = error ? recommendSubmodule(state, error) : null;
+  if (submodule) return submodule;
   switch (error?.category) {
     case 'ARCHITECTURE_IMPOSSIBLE':
       return `The code has no riscv64 support${line ? ` (${line})` : ''}, for example no backend for the architecture. Porting it means writing that support upstream; a rebuild cannot help.`;

@@ -1,0 +1,65 @@
+import { posix } from 'node:path';
+import { SANDBOX_WORKSPACE } from '../sandbox/Sandbox.ts';
+import { emptySubmodules, type Submodule } from '../sources/emptySubmodules.ts';
+
+const TREE_PREFIX = `${SANDBOX_WORKSPACE}/src/`;
+
+/** The folders CMake names its errors from (`CMake Error at third-party/CMakeLists.txt:12`). */
+function cmakeErrorDirs(output: string): string[] {
+  const dirs = new Set<string>();
+  for (const m of output.matchAll(/^CMake Error at ([^\s:]+)\/CMakeLists\.txt:\d+/gm))
+    if (m[1] && !m[1].startsWith('/')) dirs.add(m[1]);
+  return [...dirs];
+}
+
+/**
+ * Paths an error output names: paths with a slash (made relative to the tree when they are under
+ * `/build/src`), and the folders make enters (`Making all in sub`, `Entering directory`).
+ */
+function namedPaths(output: string): string[] {
+  const paths = new Set<string>();
+  for (const m of output.matchAll(/(?:^|[\s'"`‘(=:,])((?:\/|\.\/)?[\w.+-]+(?:\/[\w.+-]+)+)\/?/gm)) {
+    const raw = m[1] as string;
+    if (raw.startsWith(TREE_PREFIX)) paths.add(raw.slice(TREE_PREFIX.length));
+    else if (!raw.startsWith('/')) paths.add(raw.replace(/^\.\//, ''));
+  }
+  for (const m of output.matchAll(/^Making \w+ in (\S+)$|Entering directory ['‘`]([^'’`]+)['’`]/gm)) {
+    const dir = (m[1] ?? m[2]) as string;
+    if (dir.startsWith(TREE_PREFIX)) paths.add(dir.slice(TREE_PREFIX.length));
+    else if (!dir.startsWith('/')) paths.add(dir);
+  }
+  return [...paths];
+}
+
+/**
+ * The empty submodule an error output names, if any: a path in it, relative to the tree, to the
+ * plan's folder or to the folder of the CMake file that reported the error. `planDir` is the
+ * plan's folder relative to the tree (`.` for the top).
+ */
+export function submoduleNamedIn(
+  output: string,
+  submodules: readonly Submodule[],
+  planDir = '.',
+): Submodule | null {
+  if (submodules.length === 0) return null;
+  const bases = ['.', planDir, ...cmakeErrorDirs(output).flatMap((d) => [d, posix.join(planDir, d)])];
+  for (const named of namedPaths(output)) {
+    for (const base of bases) {
+      const path = posix.normalize(posix.join(base, named));
+      const sub = submodules.find((s) => path === s.path || path.startsWith(`${s.path}/`));
+      if (sub) return sub;
+    }
+  }
+  return null;
+}
+
+/** The empty submodule of the tree at `root` that an error output names, if any. */
+export function missingSubmoduleIn(root: string, output: string, planDir = '.'): Submodule | null {
+  if (!output) return null;
+  return submoduleNamedIn(output, emptySubmodules(root), planDir);
+}
+
+/** How a person reads a submodule: its path, and its URL when `.gitmodules` gives one. */
+export function describeSubmodule(sub: Submodule): string {
+  return sub.url ? `\`${sub.path}\` (${sub.url})` : `\`${sub.path}\``;
+}
