@@ -14,6 +14,7 @@ import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
+import { gitVersionFallback } from './gitVersionFallback.ts';
 import { gnulibStdioInternals } from './gnulibStdioInternals.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
 import { mcmodelMedany } from './mcmodelMedany.ts';
@@ -39,6 +40,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   autoconfWithoutAutoheader,
   // Before the package installs: a file of an empty submodule is missing because of the checkout.
   absentSubmodule,
+  // Before the projects' own CMake messages: `Cannot determine version` is git's, not a package's.
+  gitVersionFallback,
   installMissingPackage,
   // The build systems' own words for a missing dependency, after the compiler's and pkg-config's.
   cmakeMissingPackage,

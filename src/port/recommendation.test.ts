@@ -135,3 +135,12 @@ describe('recommendation for a submodule without content', () => {
     }
   });
 });
+
+describe('recommendation for a version git describe could not give', () => {
+  it('says where the version comes from and how to give one (captured from the sandbox)', () => {
+    const state = portState({ errors: [built('../heuristics/fixtures/git-describe-no-tags.txt')] });
+    expect(recommendation(state)).toMatch(
+      /^The build takes its version from `git describe`, which has no tag to describe in this checkout \(`CMake Error at CMakeLists\.txt:5 \(message\): Cannot determine version number from git`\)\..*a tag `vX\.Y\.Z` on the commit\.$/,
+    );
+  });
+});

@@ -102,6 +102,13 @@ function recommendSource(state: PortState, error: ErrorRecord): string {
 
 function recommendConfiguration(error: ErrorRecord): string {
   const line = error.errorLine ?? error.evidence;
+  if (
+    /version/i.test(line ?? '') &&
+    /fatal: (No names found, cannot describe anything|No tags can describe|not a git repository)/.test(
+      error.message,
+    )
+  )
+    return `The build takes its version from \`git describe\`, which has no tag to describe in this checkout (${quote(line)}). Port a clone with its tags (\`git fetch --tags\`), a release tarball (it carries a version file), or give the build its version: the project's own version variable (a -D…VERSION=… option), a \`.tarball-version\`/\`VERSION\` file, or a tag \`vX.Y.Z\` on the commit.`;
   const option = /--(with|enable)-([\w+-]+)/.exec(line ?? '');
   if (option)
     return `configure stopped at ${quote(line)}. If that part is optional, configure with --${option[1] === 'with' ? 'without' : 'disable'}-${option[2]}; otherwise install what it needs and run the port again.`;
