@@ -65,8 +65,11 @@ function cmakeWayAround(ctx: HeuristicContext, sub: Submodule): string[] {
   const at = cmakeErrorAt(ctx.failure.output);
   if (at) {
     const read = readTextConfined(root, posix.join(ctx.plan.dir, at.file));
-    const around = read.text === null ? null : enclosingSwitch(read.text, at.line);
-    if (around && OPTIONAL_PART.test(around) && fresh(around)) return [`-D${around}=OFF`];
+    const around =
+      read.text === null
+        ? null
+        : enclosingSwitch(read.text, at.line, (v) => OPTIONAL_PART.test(v) && fresh(v));
+    if (around) return [`-D${around}=OFF`];
   }
   const part = partOf(sub.path);
   if (!part) return [];

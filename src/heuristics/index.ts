@@ -13,6 +13,7 @@ import { disableDownloadingOption } from './disableDownloadingOption.ts';
 import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
+import { fetchContentFromDebian } from './fetchContentFromDebian.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { gitVersionFallback } from './gitVersionFallback.ts';
 import { gnulibStdioInternals } from './gnulibStdioInternals.ts';
@@ -52,6 +53,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   missingCompiler,
   pythonImpShim,
   disableDownloadingOption,
+  // When the download is not part of an optional switch: the dependency from Debian.
+  fetchContentFromDebian,
   disableX86Options,
   dropUnsupportedCompilerFlags,
   addLibatomic,

@@ -144,3 +144,22 @@ describe('recommendation for a version git describe could not give', () => {
     );
   });
 });
+
+describe('recommendation for a download at configure or build time', () => {
+  it('names what FetchContent downloads and how Debian can give it (captured from the sandbox)', () => {
+    const state = portState({
+      errors: [built('../heuristics/fixtures/cmake-fetchcontent-unconditional.txt')],
+    });
+    expect(state.errors[0]?.category).toBe('NETWORK');
+    expect(recommendation(state)).toMatch(
+      /^The build downloads `benchmark`, and builds have no network .*-DFETCHCONTENT_SOURCE_DIR_BENCHMARK=DIR/,
+    );
+  });
+
+  it('names the repository an ExternalProject clones', () => {
+    const state = portState({ errors: [built('../heuristics/fixtures/cmake-externalproject-build.txt')] });
+    expect(recommendation(state)).toMatch(
+      /^The build downloads `benchmark` from https:\/\/github\.com\/google\/benchmark\.git, and builds have no network/,
+    );
+  });
+});

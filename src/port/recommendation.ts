@@ -117,6 +117,30 @@ function recommendConfiguration(error: ErrorRecord): string {
   return `The configuration stopped${line ? ` at ${quote(line)}` : ''}. Fix what it names (a missing option, file or package) in a custom plan or in the source, then run the port again.`;
 }
 
+/** What a CMake download (FetchContent, ExternalProject, a download sub-build) fetches, and from where. */
+function downloadOf(text: string): { name: string | null; url: string | null } {
+  const name =
+    /Build step for ([\w.+-]+) failed|download step \([^)]*\) for '([\w.+-]+?)(?:-populate)?'/
+      .exec(text)
+      ?.slice(1)
+      .find(Boolean) ?? null;
+  const url =
+    /Failed to clone repository: '([^']+)'|Using src='([^']+)'|unable to access '([^']+)'/
+      .exec(text)
+      ?.slice(1)
+      .find(Boolean)
+      ?.replace(/\/$/, '') ?? null;
+  return { name, url };
+}
+
+function recommendNetwork(error: ErrorRecord, line: string): string {
+  const { name, url } = downloadOf(error.message);
+  if (!name)
+    return `The build tries to download during the build${line ? ` (${line})` : ''}. Vendor the dependency into the source, install it from Debian and make the build use it, or turn off the part that downloads.`;
+  const upper = name.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
+  return `The build downloads \`${name}\`${url ? ` from ${url}` : ''}, and builds have no network${line ? ` (${line})` : ''}. Install its Debian package and make the build use it (-DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS when its CMake package has that name, -DFETCHCONTENT_SOURCE_DIR_${upper}=DIR for a source tree, or the project's switch for system dependencies), vendor it into the source, or turn off the part that downloads it (its -D…=OFF switch).`;
+}
+
 /**
  * The recommendation for an error that names a submodule the checkout has no content of, with
  * its URL and the other empty submodules; null when the error names none.
@@ -165,7 +189,7 @@ export function recommendation(state: PortState): string {
     case 'OUTPUT_LIMIT':
       return 'A build command wrote more output than the sandbox keeps (a log flood, often a test in an endless loop). The last lines of build.log show which; turn that part off in a custom plan (RVPORT_SANDBOX_OUTPUT_MB raises the limit).';
     case 'NETWORK':
-      return `The build tries to download during the build${line ? ` (${line})` : ''}. Vendor the dependency into the source, install it from Debian and make the build use it, or turn off the part that downloads.`;
+      return recommendNetwork(error, line);
     case 'SOURCE_UNAVAILABLE':
       return recommendSource(state, error);
     case 'DEPENDENCY':
