@@ -4,11 +4,20 @@ import { emptySubmodules, type Submodule } from '../sources/emptySubmodules.ts';
 
 const TREE_PREFIX = `${SANDBOX_WORKSPACE}/src/`;
 
-/** The folders CMake names its errors from (`CMake Error at third-party/CMakeLists.txt:12`). */
-function cmakeErrorDirs(output: string): string[] {
+/**
+ * The folders an error is reported from, which its relative paths are relative to: CMake's
+ * (`CMake Error at third-party/CMakeLists.txt:12`) and the ones make enters
+ * (`Making all in third-party`, `Entering directory '/build/src/third-party'`).
+ */
+function reportingDirs(output: string): string[] {
   const dirs = new Set<string>();
   for (const m of output.matchAll(/^CMake Error at ([^\s:]+)\/CMakeLists\.txt:\d+/gm))
     if (m[1] && !m[1].startsWith('/')) dirs.add(m[1]);
+  for (const m of output.matchAll(/^Making \w+ in (\S+)$|Entering directory ['‘`]([^'’`]+)['’`]/gm)) {
+    const dir = (m[1] ?? m[2]) as string;
+    if (dir.startsWith(TREE_PREFIX)) dirs.add(dir.slice(TREE_PREFIX.length));
+    else if (!dir.startsWith('/')) dirs.add(dir);
+  }
   return [...dirs];
 }
 
@@ -33,7 +42,7 @@ function namedPaths(output: string): string[] {
 
 /**
  * The empty submodule an error output names, if any: a path in it, relative to the tree, to the
- * plan's folder or to the folder of the CMake file that reported the error. `planDir` is the
+ * plan's folder or to a folder the error was reported from. `planDir` is the
  * plan's folder relative to the tree (`.` for the top).
  */
 export function submoduleNamedIn(
@@ -42,7 +51,7 @@ export function submoduleNamedIn(
   planDir = '.',
 ): Submodule | null {
   if (submodules.length === 0) return null;
-  const bases = ['.', planDir, ...cmakeErrorDirs(output).flatMap((d) => [d, posix.join(planDir, d)])];
+  const bases = ['.', planDir, ...reportingDirs(output).flatMap((d) => [d, posix.join(planDir, d)])];
   for (const named of namedPaths(output)) {
     for (const base of bases) {
       const path = posix.normalize(posix.join(base, named));
