@@ -143,3 +143,22 @@ describe('absent-submodule', () => {
     expect(names.indexOf('absent-submodule')).toBeLessThan(names.indexOf('cmake-project-message'));
   });
 });
+
+describe('absent-submodule and the names in options', () => {
+  it("takes a system switch only when it names the submodule's library as a whole word", async () => {
+    const t = heuristicContext(fixture('cmake-submodule-source-file'), {
+      plan: cmakePlan,
+      failure: cmakeFailure,
+    });
+    t.src('.gitmodules', '[submodule "u"]\n\tpath = third-party/urlparse\n');
+    t.src(
+      'CMakeLists.txt',
+      'option(USE_SYSTEM_URLPARSEX "another library" OFF)\noption(WITH_BUNDLED_URL "another one" ON)\nadd_subdirectory(third-party)\n',
+    );
+    expect((await absentSubmodule.match(t.ctx))?.key).toBe('third-party/urlparse');
+    t.src('CMakeLists.txt', 'option(DEMO_BUNDLED_URLPARSE "bundled" ON)\nadd_subdirectory(third-party)\n');
+    expect((await absentSubmodule.match(t.ctx))?.key).toBe(
+      'third-party/urlparse -DDEMO_BUNDLED_URLPARSE=OFF',
+    );
+  });
+});

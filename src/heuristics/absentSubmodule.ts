@@ -57,7 +57,9 @@ function cmakeWayAround(ctx: HeuristicContext, sub: Submodule): string[] {
   const configure = ctx.plan.phases.flatMap((p) => p.commands).find((c) => CMAKE_CONFIGURE.test(c)) ?? '';
   const fresh = (name: string) => !new RegExp(`-D${name}(:\\w+)?=`).test(configure);
   const word = optionWord(sub.path);
-  const system = options.filter((o) => o.includes(word) && (SYSTEM_WORD.test(o) || BUNDLED_WORD.test(o)));
+  // the library's name as a whole part of the option's (`USE_SYSTEM_ZLIB`, not `…_ZLIBX`)
+  const names = (o: string) => word.length >= 3 && new RegExp(`(^|_)${word}(_|$)`).test(o);
+  const system = options.filter((o) => names(o) && (SYSTEM_WORD.test(o) || BUNDLED_WORD.test(o)));
   const systemFlags = system
     .filter(fresh)
     .map((o) => (SYSTEM_WORD.test(o) && !BUNDLED_WORD.test(o) ? `-D${o}=ON` : `-D${o}=OFF`));
