@@ -28,6 +28,16 @@ describe('submoduleNamedIn', () => {
     expect(submoduleNamedIn(output, [sub('third-party/urlparse')])?.path).toBe('third-party/urlparse');
   });
 
+  it("finds the submodule a missing header is named after (nghttp2's munit, real output)", () => {
+    const subs = [sub('third-party/urlparse'), sub('tests/munit')];
+    expect(submoduleNamedIn(fixture('make-check-submodule-header'), subs)?.path).toBe('tests/munit');
+    const header = (h: string) => `a.c:1:10: fatal error: ${h}: No such file or directory\n`;
+    expect(submoduleNamedIn(header('zstd/zstd.h'), [sub('vendor/libzstd')])?.path).toBe('vendor/libzstd');
+    // another header, and a name too short to say anything
+    expect(submoduleNamedIn(header('munitx.h'), subs)).toBeNull();
+    expect(submoduleNamedIn(header('t.h'), [sub('deps/t')])).toBeNull();
+  });
+
   it('does not take a bare word, a path outside the tree or a folder that only shares a prefix', () => {
     const subs = [sub('framework'), sub('tests/munit')];
     expect(submoduleNamedIn('CMake Error: the framework is missing\n', subs)).toBeNull();

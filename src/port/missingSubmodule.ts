@@ -42,7 +42,7 @@ function namedPaths(output: string): string[] {
 
 /**
  * The empty submodule an error output names, if any: a path in it, relative to the tree, to the
- * plan's folder or to a folder the error was reported from. `planDir` is the
+ * plan's folder or to a folder the error was reported from; else a missing header named after it. `planDir` is the
  * plan's folder relative to the tree (`.` for the top).
  */
 export function submoduleNamedIn(
@@ -58,6 +58,27 @@ export function submoduleNamedIn(
       const sub = submodules.find((s) => path === s.path || path.startsWith(`${s.path}/`));
       if (sub) return sub;
     }
+  }
+  return headerOfSubmodule(output, submodules);
+}
+
+/**
+ * The empty submodule a missing header is named after: `munit.h` (or `munit/munit.h`) when
+ * `tests/munit` has no content. The compiler names the header, never the folder it was in.
+ */
+function headerOfSubmodule(output: string, submodules: readonly Submodule[]): Submodule | null {
+  const leaf = (s: Submodule) => (s.path.split('/').at(-1) ?? '').toLowerCase();
+  for (const m of output.matchAll(
+    /fatal error: ([\w.+/-]+?)\.(?:h|hh|hpp|hxx): No such file or directory/g,
+  )) {
+    const header = (m[1] as string).toLowerCase();
+    const first = header.split('/')[0] as string;
+    const stem = header.split('/').at(-1) as string;
+    const sub = submodules.find((s) => {
+      const name = leaf(s);
+      return name.length >= 3 && [name, name.replace(/^lib/, '')].some((n) => n === first || n === stem);
+    });
+    if (sub) return sub;
   }
   return null;
 }
