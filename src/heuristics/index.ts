@@ -1,3 +1,4 @@
+import { absentSubmodule } from './absentSubmodule.ts';
 import { addLibatomic } from './addLibatomic.ts';
 import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
 import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
@@ -13,7 +14,9 @@ import { disableDownloadingOption } from './disableDownloadingOption.ts';
 import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
+import { fetchContentFromDebian } from './fetchContentFromDebian.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
+import { gitVersionFallback } from './gitVersionFallback.ts';
 import { gnulibStdioInternals } from './gnulibStdioInternals.ts';
 import { includeCstdint } from './includeCstdint.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
@@ -40,6 +43,10 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   autoconfMacroPackage,
   autoconfWithoutAutoheader,
   automakeMissingDirectory,
+  // Before the package installs: a file of an empty submodule is missing because of the checkout.
+  absentSubmodule,
+  // Before the projects' own CMake messages: `Cannot determine version` is git's, not a package's.
+  gitVersionFallback,
   installMissingPackage,
   // The build systems' own words for a missing dependency, after the compiler's and pkg-config's.
   cmakeMissingPackage,
@@ -50,6 +57,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   missingCompiler,
   pythonImpShim,
   disableDownloadingOption,
+  // When the download is not part of an optional switch: the dependency from Debian.
+  fetchContentFromDebian,
   disableX86Options,
   dropUnsupportedCompilerFlags,
   addLibatomic,

@@ -61,3 +61,23 @@ describe('isContextLine', () => {
     ]);
   });
 });
+
+describe('firstErrorLine and the paths CMake puts on lines of their own', () => {
+  it('joins the folder add_subdirectory did not find a CMakeLists.txt in (captured)', () => {
+    expect(firstErrorLine(heuristicFixture('cmake-submodule-optional'))?.text).toBe(
+      'CMake Error at CMakeLists.txt:6 (add_subdirectory): The source directory /build/src/tests/munit does not contain a CMakeLists.txt file.',
+    );
+  });
+
+  it('joins the source file CMake cannot find, not the extensions it tried (captured)', () => {
+    expect(firstErrorLine(heuristicFixture('cmake-submodule-source-file'))?.text).toBe(
+      'CMake Error at third-party/CMakeLists.txt:1 (add_library): Cannot find source file: urlparse/urlparse.c',
+    );
+  });
+
+  it("keeps a message's first line when it says what failed itself (mbedtls)", () => {
+    expect(firstErrorLine(heuristicFixture('cmake-submodule-missing'))?.text).toBe(
+      'CMake Error at CMakeLists.txt:339 (message): /build/src/framework/CMakeLists.txt not found (and does appear to be a git',
+    );
+  });
+});

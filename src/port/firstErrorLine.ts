@@ -63,10 +63,31 @@ export interface ErrorLine {
 }
 
 /**
+ * The start of the message under a `CMake Error at` line: its first line, and when that only
+ * leads into what follows (`Cannot find source file:`, `The source directory`), the lines that
+ * say what, where CMake puts the path on a line of its own.
+ */
+function cmakeMessageHead(lines: readonly string[], from: number): string | null {
+  const message: string[] = [];
+  for (let j = from; j < lines.length && message.length < 4; j++) {
+    const line = lines[j] ?? '';
+    if (line.trim() === '') continue;
+    if (!/^\s/.test(line)) break;
+    message.push(line.trim());
+    const first = message[0] as string;
+    const leadIn = first.endsWith(':')
+      ? message.length < 2
+      : first.split(/\s+/).length < 4 && !/[.!]$/.test(line.trim());
+    if (!leadIn) break;
+  }
+  return message.length > 0 ? message.join(' ') : null;
+}
+
+/**
  * The first real error line of a failed command's output, or null when it has none: what the
  * error record names and its signature is made from. Warnings, notes and quoted source lines
  * are passed over even when they come last. CMake puts the message under its `CMake Error at`
- * line, so the first line of the message is joined to it.
+ * line, so the start of the message is joined to it.
  */
 export function firstErrorLine(output: string): ErrorLine | null {
   const lines = output.split('\n');
@@ -76,8 +97,8 @@ export function firstErrorLine(output: string): ErrorLine | null {
     if (!ERROR_LINE.some((p) => p.test(line))) continue;
     const text = line.trim();
     if (/^CMake Error\b.*:$/.test(text)) {
-      const next = lines.slice(i + 1).find((l) => l.trim() !== '');
-      if (next && /^\s/.test(next)) return { text: `${text} ${next.trim()}`, index: i };
+      const message = cmakeMessageHead(lines, i + 1);
+      if (message) return { text: `${text} ${message}`, index: i };
     }
     return { text, index: i };
   }

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Dependency } from '../analysis/dependencies/Dependency.ts';
 import { makeError } from './nodes/recordError.ts';
@@ -118,6 +120,67 @@ describe('recommendation (escalation.md)', () => {
     const error = makeError({ node: 'build', output: 'a.c:3:1: error: expected declaration specifiers' });
     expect(recommendation(portState({ errors: [error] }))).toMatch(
       /^The build stopped at `a\.c:3:1: error: expected declaration specifiers`\. The deterministic repairs are exhausted/,
+    );
+  });
+});
+
+describe('recommendation for a submodule without content', () => {
+  it("names mbedtls's empty submodule, its URL, how to bring it, and the other empty one", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-rec-'));
+    try {
+      writeFileSync(
+        join(dir, '.gitmodules'),
+        '[submodule "framework"]\n\tpath = framework\n\turl = https://github.com/Mbed-TLS/mbedtls-framework\n[submodule "tf-psa-crypto"]\n\tpath = tf-psa-crypto\n\turl = https://github.com/Mbed-TLS/TF-PSA-Crypto.git\n',
+      );
+      mkdirSync(join(dir, 'framework'));
+      const error = {
+        ...built('../heuristics/fixtures/cmake-submodule-missing.txt'),
+        category: 'SOURCE_UNAVAILABLE' as const,
+      };
+      const state = portState({ source: { spec: dir, name: 'mbedtls', dir }, errors: [error] });
+      const text = recommendation(state);
+      expect(text).toMatch(
+        /^The build needs the submodule `framework` \(https:\/\/github\.com\/Mbed-TLS\/mbedtls-framework\), and this checkout has no content for it \(`CMake Error at CMakeLists\.txt:339/,
+      );
+      expect(text).toContain('`git submodule update --init framework`');
+      expect(text).toMatch(
+        /Other submodules without content: `tf-psa-crypto` \(https:\/\/github\.com\/Mbed-TLS\/TF-PSA-Crypto\.git\)\.$/,
+      );
+      // once the content is there, the same error gets CMake's recommendation again
+      writeFileSync(join(dir, 'framework', 'CMakeLists.txt'), 'project(f)\n');
+      expect(
+        recommendation(portState({ source: { spec: dir, name: 'mbedtls', dir }, errors: [error] })),
+      ).not.toMatch(/submodule `framework`/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('recommendation for a version git describe could not give', () => {
+  it('says where the version comes from and how to give one (captured from the sandbox)', () => {
+    const state = portState({ errors: [built('../heuristics/fixtures/git-describe-no-tags.txt')] });
+    expect(recommendation(state)).toMatch(
+      /^The build takes its version from `git describe`, which has no tag to describe in this checkout \(`CMake Error at CMakeLists\.txt:5 \(message\): Cannot determine version number from git`\)\..*a tag `vX\.Y\.Z` on the commit\.$/,
+    );
+  });
+});
+
+describe('recommendation for a download at configure or build time', () => {
+  it('names what FetchContent downloads and how Debian can give it (captured from the sandbox)', () => {
+    const state = portState({
+      errors: [built('../heuristics/fixtures/cmake-fetchcontent-unconditional.txt')],
+    });
+    expect(state.errors[0]?.category).toBe('NETWORK');
+    expect(recommendation(state)).toMatch(
+      /^The build downloads `benchmark`, and builds have no network .*-DFETCHCONTENT_SOURCE_DIR_BENCHMARK=DIR/,
+    );
+  });
+
+  it('names the repository an ExternalProject clones', () => {
+    const state = portState({ errors: [built('../heuristics/fixtures/cmake-externalproject-build.txt')] });
+    expect(recommendation(state)).toMatch(
+      /^The build downloads `benchmark` from https:\/\/github\.com\/google\/benchmark\.git, and builds have no network/,
     );
   });
 });

@@ -3,6 +3,8 @@ import { parseMissingPackage } from '../heuristics/installMissingPackage.ts';
 import { stemOf } from '../heuristics/installNamedDependency.ts';
 import { mesonMissing } from '../heuristics/mesonMissingDependency.ts';
 import { missingTool } from '../heuristics/missingBuildTool.ts';
+import { emptySubmodules } from '../sources/emptySubmodules.ts';
+import { describeSubmodule, submoduleNamedIn } from './missingSubmodule.ts';
 import { scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { ErrorRecord, PortState } from './PortState.ts';
 
@@ -121,12 +123,64 @@ function recommendSource(state: PortState, error: ErrorRecord): string {
 
 function recommendConfiguration(error: ErrorRecord): string {
   const line = error.errorLine ?? error.evidence;
+  if (
+    /version/i.test(line ?? '') &&
+    /fatal: (No names found, cannot describe anything|No tags can describe|not a git repository)/.test(
+      error.message,
+    )
+  )
+    return `The build takes its version from \`git describe\`, which has no tag to describe in this checkout (${quote(line)}). Port a clone with its tags (\`git fetch --tags\`), a release tarball (it carries a version file), or give the build its version: the project's own version variable (a -D…VERSION=… option), a \`.tarball-version\`/\`VERSION\` file, or a tag \`vX.Y.Z\` on the commit.`;
   const option = /--(with|enable)-([\w+-]+)/.exec(line ?? '');
   if (option)
     return `configure stopped at ${quote(line)}. If that part is optional, configure with --${option[1] === 'with' ? 'without' : 'disable'}-${option[2]}; otherwise install what it needs and run the port again.`;
   if (line && /^CMake Error/.test(line))
     return `CMake stopped at ${quote(line)}. Fix what it names (a missing package, file or option): set the option with -D… in a custom plan, or turn off the part that needs it.`;
   return `The configuration stopped${line ? ` at ${quote(line)}` : ''}. Fix what it names (a missing option, file or package) in a custom plan or in the source, then run the port again.`;
+}
+
+/** What a CMake download (FetchContent, ExternalProject, a download sub-build) fetches, and from where. */
+function downloadOf(text: string): { name: string | null; url: string | null } {
+  const name =
+    /Build step for ([\w.+-]+) failed|download step \([^)]*\) for '([\w.+-]+?)(?:-populate)?'/
+      .exec(text)
+      ?.slice(1)
+      .find(Boolean) ?? null;
+  const url =
+    /Failed to clone repository: '([^']+)'|Using src='([^']+)'|unable to access '([^']+)'/
+      .exec(text)
+      ?.slice(1)
+      .find(Boolean)
+      ?.replace(/\/$/, '') ?? null;
+  return { name, url };
+}
+
+function recommendNetwork(error: ErrorRecord, line: string): string {
+  const { name, url } = downloadOf(error.message);
+  if (!name)
+    return `The build tries to download during the build${line ? ` (${line})` : ''}. Vendor the dependency into the source, install it from Debian and make the build use it, or turn off the part that downloads.`;
+  const upper = name.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
+  return `The build downloads \`${name}\`${url ? ` from ${url}` : ''}, and builds have no network${line ? ` (${line})` : ''}. Install its Debian package and make the build use it (-DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS when its CMake package has that name, -DFETCHCONTENT_SOURCE_DIR_${upper}=DIR for a source tree, or the project's switch for system dependencies), vendor it into the source, or turn off the part that downloads it (its -D…=OFF switch).`;
+}
+
+/**
+ * The recommendation for an error that names a submodule the checkout has no content of, with
+ * its URL and the other empty submodules; null when the error names none.
+ */
+function recommendSubmodule(state: PortState, error: ErrorRecord): string | null {
+  if (!state.source.dir) return null;
+  const empty = emptySubmodules(state.source.dir);
+  const text = [error.errorLine, error.message].filter(Boolean).join('\n');
+  const sub = submoduleNamedIn(text, empty, state.plan?.dir ?? '.');
+  if (!sub) return null;
+  const others = empty.filter((s) => s !== sub);
+  return [
+    `The build needs the submodule ${describeSubmodule(sub)}, and this checkout has no content for it${error.errorLine ? ` (${quote(error.errorLine)})` : ''}.`,
+    `Port a clone that has its submodules (\`git clone --recurse-submodules\`, or \`git submodule update --init ${sub.path}\` in the source) or a release tarball, which ships them;`,
+    'where the package offers one, a switch to use the system copy of that library or to leave its part out (-D…=OFF, --without-…) also gets past it.',
+    ...(others.length > 0
+      ? [`Other submodules without content: ${others.map(describeSubmodule).join(', ')}.`]
+      : []),
+  ].join(' ');
 }
 
 /**
@@ -136,6 +190,8 @@ function recommendConfiguration(error: ErrorRecord): string {
 export function recommendation(state: PortState): string {
   const error = state.errors.at(-1);
   const line = quote(error?.errorLine ?? error?.evidence);
+  const submodule = error ? recommendSubmodule(state, error) : null;
+  if (submodule) return submodule;
   switch (error?.category) {
     case 'ARCHITECTURE_IMPOSSIBLE':
       return `The code has no riscv64 support${line ? ` (${line})` : ''}, for example no backend for the architecture. Porting it means writing that support upstream; a rebuild cannot help.`;
@@ -154,7 +210,7 @@ export function recommendation(state: PortState): string {
     case 'OUTPUT_LIMIT':
       return 'A build command wrote more output than the sandbox keeps (a log flood, often a test in an endless loop). The last lines of build.log show which; turn that part off in a custom plan (RVPORT_SANDBOX_OUTPUT_MB raises the limit).';
     case 'NETWORK':
-      return `The build tries to download during the build${line ? ` (${line})` : ''}. Vendor the dependency into the source, install it from Debian and make the build use it, or turn off the part that downloads.`;
+      return recommendNetwork(error, line);
     case 'SOURCE_UNAVAILABLE':
       return recommendSource(state, error);
     case 'DEPENDENCY':

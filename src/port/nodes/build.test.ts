@@ -216,3 +216,54 @@ describe('build node and a dependency configure names in its own words', () => {
     expect(sandbox.commands.filter((c) => c === './configure')).toHaveLength(2);
   });
 });
+
+describe('build node and a submodule the checkout has no content of', () => {
+  it("records mbedtls's configure error as an unavailable source naming the submodule (real output)", async () => {
+    const configureOutput = readFileSync(
+      new URL('../../heuristics/fixtures/cmake-submodule-missing.txt', import.meta.url),
+      'utf8',
+    );
+    const cmake: BuildPlan = {
+      ...before,
+      buildSystem: 'cmake',
+      phases: [{ name: 'configure', commands: ['cmake -S . -B build'] }],
+    };
+    const sandbox = new FakeSandbox((c) =>
+      c.startsWith('cmake') ? { exitCode: 1, stdout: configureOutput } : { exitCode: 0 },
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-build-src-'));
+    writeFileSync(
+      join(dir, '.gitmodules'),
+      '[submodule "framework"]\n\tpath = framework\n\turl = https://github.com/Mbed-TLS/mbedtls-framework\n',
+    );
+    writeFileSync(join(dir, 'CMakeLists.txt'), 'add_subdirectory(framework)\n');
+    mkdirSync(join(dir, 'framework'));
+    const state = portState({ source: { spec: dir, name: 'mbedtls', dir }, plan: cmake });
+    const update = await runPortNode(
+      buildNode,
+      state,
+      fakePortServices(sandbox, { heuristics: recoveryHeuristics }),
+    );
+    expect(update.buildStatus).toBe('FAILED');
+    const error = update.errors?.at(-1);
+    expect(error?.category).toBe('SOURCE_UNAVAILABLE');
+    expect(error?.evidence).toBe(
+      'the submodule `framework` (https://github.com/Mbed-TLS/mbedtls-framework) has no content in this checkout',
+    );
+    expect(error?.signature).toMatch(/^SOURCE_UNAVAILABLE: /);
+    expect(update.fixAttempts?.at(-1)).toMatchObject({ name: 'absent-submodule', outcome: 'failed' });
+    // with the content there, the same output is the configuration error CMake reported
+    writeFileSync(join(dir, 'framework', 'CMakeLists.txt'), 'project(framework)\n');
+    const again = await runPortNode(
+      buildNode,
+      state,
+      fakePortServices(
+        new FakeSandbox((c) =>
+          c.startsWith('cmake') ? { exitCode: 1, stdout: configureOutput } : { exitCode: 0 },
+        ),
+        { heuristics: [] },
+      ),
+    );
+    expect(again.errors?.at(-1)?.category).toBe('CONFIGURATION');
+  });
+});

@@ -2,8 +2,10 @@ import { appendFile } from 'node:fs/promises';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import type { HeuristicContext } from '../../heuristics/RecoveryHeuristic.ts';
 import { type HeuristicFiring, runHeuristics } from '../../heuristics/runHeuristics.ts';
+import { severityOf } from '../classifyError.ts';
 import { escalationReason } from '../escalation.ts';
 import { findPackageFor } from '../findPackageFor.ts';
+import { describeSubmodule, missingSubmoduleIn } from '../missingSubmodule.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { portServices } from '../PortServices.ts';
 import type {
@@ -202,7 +204,12 @@ export const buildNode = FunctionNode<PortState>({
             }
           }
           const error = {
-            ...classifyInContext(state, makeError({ node: BuildFixNode.build, ...failure })),
+            ...classifyInContext(
+              state,
+              makeError({ node: BuildFixNode.build, ...failure }),
+              failure.output,
+              plan.dir,
+            ),
             progress: buildProgress(phase.name, index),
           };
           const judged = await judgeFix(error.progress);
@@ -242,7 +249,29 @@ const BARE_METAL = 'the code is bare-metal (freestanding, its own boot code) for
  * Errors that look like compile or assembler failures in a tree the scan found to be bare-metal
  * code cannot be fixed for riscv64 Linux: say so instead of letting the fixer try.
  */
-function classifyInContext(state: PortState, error: ErrorRecord): ErrorRecord {
+function classifyInContext(
+  state: PortState,
+  error: ErrorRecord,
+  output: string,
+  planDir: string,
+): ErrorRecord {
+  // A file of a submodule the checkout has no content of: the source is incomplete, whatever
+  // tool said so (a CMake error, a missing Makefile, a missing header).
+  const submodule =
+    state.source.dir && !SANDBOX_LIMIT_CATEGORIES.has(error.category) && error.category !== 'TIMEOUT'
+      ? missingSubmoduleIn(state.source.dir, output, planDir)
+      : null;
+  if (submodule) {
+    const evidence = `the submodule ${describeSubmodule(submodule)} has no content in this checkout`;
+    return {
+      ...error,
+      category: 'SOURCE_UNAVAILABLE',
+      severity: severityOf('SOURCE_UNAVAILABLE'),
+      evidence,
+      message: `${evidence}\n${error.message}`,
+      signature: error.signature.replace(/^[A-Z_]+:/, 'SOURCE_UNAVAILABLE:'),
+    };
+  }
   const bareMetal = state.findings.some((f) => f.kind === 'bare-metal' && f.severity === 'high');
   if (bareMetal && ['COMPILATION', 'ARCHITECTURE', 'LINKING'].includes(error.category)) {
     return {

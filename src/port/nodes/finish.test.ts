@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +34,39 @@ describe('the finish node', () => {
     const update = await runPortNode(finishNode, state(), fakePortServices(sandbox));
     expect(sandbox.commands.filter((c) => c === 'make check')).toHaveLength(1);
     expect(update.tests).toMatchObject({ ran: true, passed: 7, failed: 0, exitCode: 0 });
+  });
+
+  it("says the tests need a submodule the checkout has no content of (nghttp2's munit, real output)", async () => {
+    const output = readFileSync(
+      new URL('../../heuristics/fixtures/make-check-submodule-header.txt', import.meta.url),
+      'utf8',
+    );
+    const sandbox = new FakeSandbox((command) =>
+      command === 'make check' ? { exitCode: 2, stdout: output } : { exitCode: 0 },
+    );
+    const s = state();
+    const dir = s.source.dir as string;
+    writeFileSync(
+      join(dir, '.gitmodules'),
+      '[submodule "tests/munit"]\n\tpath = tests/munit\n\turl = https://github.com/ngtcp2/munit\n',
+    );
+    mkdirSync(join(dir, 'tests/munit'), { recursive: true });
+    const update = await runPortNode(finishNode, s, fakePortServices(sandbox));
+    expect(update.tests?.summary).toMatch(
+      /^the tests need the submodule `tests\/munit` \(https:\/\/github\.com\/ngtcp2\/munit\), which has no content in this checkout\n/,
+    );
+    // with the submodule there, the summary is the output's tail alone
+    writeFileSync(join(dir, 'tests/munit/munit.h'), '');
+    const again = await runPortNode(
+      finishNode,
+      s,
+      fakePortServices(
+        new FakeSandbox((command) =>
+          command === 'make check' ? { exitCode: 2, stdout: output } : { exitCode: 0 },
+        ),
+      ),
+    );
+    expect(again.tests?.summary).not.toMatch(/submodule/);
   });
 
   it('runs no tests in a timing-only run (runTests false), and says so', async () => {

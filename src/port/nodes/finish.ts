@@ -11,6 +11,7 @@ import type { Sandbox } from '../../sandbox/Sandbox.ts';
 import { type CuratedArtifacts, curateArtifacts } from '../llm/curateArtifacts.ts';
 import { fewShotPath, toFewShotExample } from '../llm/fewShot.ts';
 import { type SummarizedRecipe, summarizeRecipe } from '../llm/summarizeRecipe.ts';
+import { describeSubmodule, missingSubmoduleIn } from '../missingSubmodule.ts';
 import { PortNode } from '../nodeNames.ts';
 import { copyArtifactsOut } from '../outputs/copyArtifactsOut.ts';
 import { renderRecipe } from '../outputs/renderRecipe.ts';
@@ -149,7 +150,13 @@ async function runTests(
     }
   }
   const counts = parseTestSummary(output, exitCode);
-  const summary = output.trim().split('\n').slice(-15).join('\n');
+  const tail = output.trim().split('\n').slice(-15).join('\n');
+  // tests that cannot build because a submodule has no content say so before their output
+  const submodule =
+    exitCode !== 0 && state.source.dir ? missingSubmoduleIn(state.source.dir, output, state.plan?.dir) : null;
+  const summary = submodule
+    ? `the tests need the submodule ${describeSubmodule(submodule)}, which has no content in this checkout\n${tail}`
+    : tail;
   return { ran: true, passed: counts.passed, failed: counts.failed, exitCode, summary };
 }
 
