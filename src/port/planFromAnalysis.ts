@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { type DefaultPlan, defaultPlan } from '../analysis/detectBuildSystems.ts';
+import { debianCargoRegistry } from './debianCargoRegistry.ts';
 import { type ScriptedAnalysis, scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { BuildPlan, PlanPhase, PortState } from './PortState.ts';
 import { allowedPlanEnv } from './planEnvironment.ts';
@@ -74,9 +75,17 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
       commands: stale.map((h) => `cp /usr/share/misc/${h.kind} "$RVPORT_SRC/${h.file}"`),
     });
   }
+  // crates with dependencies build offline from Debian's packaged crates, as Debian builds them
+  const crates = base.buildSystem === 'cargo' ? debianCargoRegistry(scripted.dependencies) : null;
+  if (crates) {
+    const at = phases.findIndex((p) => p.name === 'prepare');
+    if (at === -1) phases.unshift({ name: 'prepare', commands: crates.prepare });
+    else phases[at]?.commands.push(...crates.prepare);
+  }
   const packages = new Set([
     ...(analysis?.dependencies ?? []),
     ...(TOOLCHAIN_PACKAGES[base.buildSystem] ?? []),
+    ...(crates?.packages ?? []),
   ]);
   return {
     buildSystem: base.buildSystem,

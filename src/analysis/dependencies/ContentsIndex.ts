@@ -25,8 +25,16 @@ const KEEP = new RegExp(
     '^usr/share/cmake/[^/]+/[^/]*([Cc]onfig|-config)\\.cmake$',
     `^usr/lib/${MULTIARCH}/lib[^/]+\\.(so|a)$`,
     '^usr/(s?bin)/[^/]+$',
+    // Debian's crates: a cargo directory registry, one folder per crate version
+    '^usr/share/cargo/registry/[^/]+/Cargo\\.toml$',
   ].join('|'),
 );
+
+/**
+ * Bumped whenever KEEP keeps more: the cached file's name carries it, so an index filtered by an
+ * older rvport (without the crate registry) is downloaded again once instead of answering wrong.
+ */
+const FILTER_VERSION = 2;
 
 export class ContentsError extends Error {
   override name = 'ContentsError';
@@ -35,6 +43,8 @@ export class ContentsError extends Error {
 /** Lookups of file paths in a filtered Contents index: path → Debian binary packages. */
 export interface ContentsLookup {
   lookup(paths: Iterable<string>): Map<string, string[]>;
+  /** Every path under a folder (`usr/share/cargo/registry/`), in one pass. */
+  under?(prefix: string): Map<string, string[]>;
 }
 
 /** The cached, filtered index: one `path\tpkg,pkg` line per file. */
@@ -68,11 +78,26 @@ export class ContentsIndex implements ContentsLookup {
     }
     return found;
   }
+
+  under(prefix: string): Map<string, string[]> {
+    const found = new Map<string, string[]>();
+    const text = this.text;
+    let at = text.startsWith(prefix) ? 0 : text.indexOf(`\n${prefix}`);
+    while (at !== -1) {
+      const start = text[at] === '\n' ? at + 1 : at;
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      const tab = text.indexOf('\t', start);
+      if (tab !== -1 && tab < end) found.set(text.slice(start, tab), text.slice(tab + 1, end).split(','));
+      at = text.indexOf(`\n${prefix}`, end);
+    }
+    return found;
+  }
 }
 
 /** Where the filtered index of a suite is cached. */
 export function contentsCachePath(home: string, suite: string): string {
-  return join(home, 'debian-contents', `${suite}-${CONTENTS_ARCH}.tsv`);
+  return join(home, 'debian-contents', `${suite}-${CONTENTS_ARCH}-${FILTER_VERSION}.tsv`);
 }
 
 /** `usr/include/zlib.h   libdevel/zlib1g-dev` → [path, packages] (sections dropped). */
