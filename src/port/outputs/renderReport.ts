@@ -1,5 +1,6 @@
 import type { PortState } from '../PortState.ts';
 import { codeBlock, seconds, table } from './markdown.ts';
+import { renderCrateDependencies } from './renderCrateDependencies.ts';
 import { renderDebianKnowledge } from './renderDebianKnowledge.ts';
 
 function llmLine(llm: PortState['llm']): string {
@@ -45,6 +46,7 @@ export function renderReport(state: PortState): string {
     out.push(`Escalated: ${state.escalationReason}`);
   }
   out.push(...renderDebianKnowledge(state.debian));
+  out.push(...renderCrateDependencies(state));
   if (state.errors.length) {
     out.push('');
     out.push('## Errors');
