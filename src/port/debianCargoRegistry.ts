@@ -42,7 +42,9 @@ export function debianCargoRegistry(dependencies: readonly Dependency[]): Debian
   ].join('\\n');
   const prepare = [`mkdir -p ${home} && printf '${config}' > ${home}/config.toml`];
   const locked = crates.filter((d) => d.crate?.locked);
-  const lockFile = crates.find((d) => d.crate?.scope === 'lock')?.file;
+  const lockFile =
+    crates.find((d) => d.crate?.lockFile)?.crate?.lockFile ??
+    crates.find((d) => d.crate?.scope === 'lock')?.file;
   if (!lockFile) return { prepare, packages: [], lock: null };
   const notPackaged = locked
     .filter((d) => d.crate?.debianVersion !== d.crate?.locked)

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeTree } from '../analysis/analyzeTree.ts';
+import { ContentsIndex } from '../analysis/dependencies/ContentsIndex.ts';
+import { deterministicAnalysis } from './deterministicAnalysis.ts';
 import { planFromAnalysis } from './planFromAnalysis.ts';
 import { portState } from './testing/portStateFixture.ts';
 
@@ -43,5 +45,46 @@ describe('planFromAnalysis', () => {
       'install',
     ]);
     expect(patched?.phases[0]?.commands).toEqual(['autoreconf -fi']);
+  });
+});
+
+describe('planFromAnalysis for a crate with dependencies', () => {
+  it("installs the crates' Debian packages and prepares Debian's registry before the offline build", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-plan-'));
+    dirs.push(dir);
+    writeFileSync(
+      join(dir, 'Cargo.toml'),
+      '[package]\nname = "demo"\nversion = "0.1.0"\n\n[dependencies]\nfnv = "1"\n',
+    );
+    writeFileSync(
+      join(dir, 'Cargo.lock'),
+      '[[package]]\nname = "fnv"\nversion = "1.0.6"\nsource = "registry+https://github.com/rust-lang/crates.io-index"\n',
+    );
+    const contents = ContentsIndex.fromText(
+      'usr/share/cargo/registry/fnv-1.0.7/Cargo.toml\tlibrust-fnv-dev\n',
+    );
+    const { findings: _f, ...scripted } = analyzeTree(dir, { name: 'demo', contents });
+    const state = portState({ scripted });
+    const plan = planFromAnalysis({ ...state, packageAnalysis: deterministicAnalysis(state) }, 'default');
+    expect(plan?.packages).toEqual(['cargo', 'librust-fnv-dev']);
+    expect(plan?.phases.map((p) => p.name)).toEqual(['prepare', 'build', 'test']);
+    expect(plan?.phases[0]?.commands.join('\n')).toMatch(
+      /directory = "\/usr\/share\/cargo\/registry"[\s\S]*mv -f "\$RVPORT_SRC"\/Cargo\.lock/,
+    );
+    expect(plan?.phases[1]?.commands).toEqual(['cargo build --release --offline']);
+  });
+
+  it('leaves a crate without dependencies as it was', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-plan-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "demo"\nversion = "0.1.0"\n');
+    const { findings: _f, ...scripted } = analyzeTree(dir, {
+      name: 'demo',
+      contents: ContentsIndex.fromText(''),
+    });
+    expect(planFromAnalysis(portState({ scripted }), 'default')?.phases.map((p) => p.name)).toEqual([
+      'build',
+      'test',
+    ]);
   });
 });

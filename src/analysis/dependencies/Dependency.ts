@@ -28,6 +28,8 @@ export interface CrateFacts {
   scope: 'normal' | 'build' | 'dev' | 'workspace' | 'lock';
   /** The version Cargo.lock pins, when there is a lock and it names the crate. */
   locked?: string;
+  /** The Cargo.lock that pinned it (relative to the source root). */
+  lockFile?: string;
   /** The version in Debian's registry the resolution chose; null when Debian has none. */
   debianVersion?: string | null;
   /** Whether that version satisfies the requirement. */

@@ -42,9 +42,12 @@ const rank = (packages: string[]) =>
 export function resolveCrates(raw: readonly RawDependency[], contents: ContentsLookup | null): Dependency[] {
   const debian = debianCrates(contents);
   const locked = new Map<string, string[]>();
+  let lockFile: string | undefined;
   for (const dep of raw)
-    if (dep.crate?.scope === 'lock' && dep.crate.locked)
+    if (dep.crate?.scope === 'lock' && dep.crate.locked) {
       locked.set(normal(dep.name), [...(locked.get(normal(dep.name)) ?? []), dep.crate.locked]);
+      lockFile ??= dep.file;
+    }
   const workspace = new Map<string, string>();
   for (const dep of raw)
     if (dep.crate?.scope === 'workspace') workspace.set(normal(dep.name), dep.crate.requirement);
@@ -69,14 +72,22 @@ export function resolveCrates(raw: readonly RawDependency[], contents: ContentsL
     }
     merged.set(key, {
       ...dep,
-      crate: { requirement, scope: dep.crate?.scope ?? 'normal', ...(pin ? { locked: pin } : {}) },
+      crate: {
+        requirement,
+        scope: dep.crate?.scope ?? 'normal',
+        ...(pin && lockFile ? { locked: pin, lockFile } : {}),
+      },
     });
   }
   for (const dep of raw) {
     const pin = dep.crate?.scope === 'lock' ? dep.crate.locked : undefined;
     if (!pin || usedPins.has(`${normal(dep.name)}\0${pin}`)) continue;
     usedPins.add(`${normal(dep.name)}\0${pin}`);
-    merged.set(`${normal(dep.name)}\0=${pin}`, { ...dep, required: false });
+    merged.set(`${normal(dep.name)}\0=${pin}`, {
+      ...dep,
+      required: false,
+      crate: { ...(dep.crate ?? { requirement: `=${pin}`, scope: 'lock' }), lockFile: dep.file },
+    });
   }
 
   return [...merged.values()].map((dep) => {
