@@ -74,6 +74,23 @@ describe('planFromAnalysis for a crate with dependencies', () => {
     expect(plan?.phases[1]?.commands).toEqual(['cargo build --release --offline']);
   });
 
+  it("never puts a crate name from the tree into a command: packages are the Contents index's names", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-plan-'));
+    dirs.push(dir);
+    writeFileSync(
+      join(dir, 'Cargo.toml'),
+      '[package]\nname = "demo"\n\n[dependencies]\n"$(touch /tmp/pwned)" = "1"\nfnv = { version = "1", package = "fnv; reboot" }\nitoa = "1"\n',
+    );
+    const contents = ContentsIndex.fromText(
+      'usr/share/cargo/registry/itoa-1.0.14/Cargo.toml\tlibrust-itoa-dev\n',
+    );
+    const { findings: _f, ...scripted } = analyzeTree(dir, { name: 'demo', contents });
+    const state = portState({ scripted });
+    const plan = planFromAnalysis({ ...state, packageAnalysis: deterministicAnalysis(state) }, 'default');
+    expect(plan?.packages).toEqual(['cargo', 'librust-itoa-dev']);
+    expect(JSON.stringify(plan?.phases)).not.toMatch(/pwned|reboot/);
+  });
+
   it('leaves a crate without dependencies as it was', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rvport-plan-'));
     dirs.push(dir);
