@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -89,6 +89,24 @@ describe('planFromAnalysis for a crate with dependencies', () => {
     const plan = planFromAnalysis({ ...state, packageAnalysis: deterministicAnalysis(state) }, 'default');
     expect(plan?.packages).toEqual(['cargo', 'librust-itoa-dev']);
     expect(JSON.stringify(plan?.phases)).not.toMatch(/pwned|reboot/);
+  });
+
+  it('leaves a tree whose own cargo configuration replaces crates.io (vendored sources) to it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-plan-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "demo"\n\n[dependencies]\nfnv = "1"\n');
+    mkdirSync(join(dir, '.cargo'));
+    writeFileSync(
+      join(dir, '.cargo', 'config.toml'),
+      '[source.crates-io]\nreplace-with = "vendored-sources"\n\n[source.vendored-sources]\ndirectory = "vendor"\n',
+    );
+    const contents = ContentsIndex.fromText(
+      'usr/share/cargo/registry/fnv-1.0.7/Cargo.toml\tlibrust-fnv-dev\n',
+    );
+    const { findings: _f, ...scripted } = analyzeTree(dir, { name: 'demo', contents });
+    expect(scripted.buildSystem.details.sourceReplaced).toBe(true);
+    const plan = planFromAnalysis(portState({ scripted }), 'default');
+    expect(plan?.phases.map((p) => p.name)).toEqual(['build', 'test']);
   });
 
   it('leaves a crate without dependencies as it was', () => {

@@ -76,7 +76,12 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
     });
   }
   // crates with dependencies build offline from Debian's packaged crates, as Debian builds them
-  const crates = base.buildSystem === 'cargo' ? debianCargoRegistry(scripted.dependencies) : null;
+  // (unless the tree's own cargo configuration already replaces crates.io, with vendored sources)
+  const candidate = scripted.buildSystems.find((c) => c.type === base.buildSystem && c.dir === base.dir);
+  const crates =
+    base.buildSystem === 'cargo' && candidate?.details.sourceReplaced !== true
+      ? debianCargoRegistry(scripted.dependencies)
+      : null;
   if (crates) {
     const at = phases.findIndex((p) => p.name === 'prepare');
     if (at === -1) phases.unshift({ name: 'prepare', commands: crates.prepare });
