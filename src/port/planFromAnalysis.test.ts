@@ -123,3 +123,29 @@ describe('planFromAnalysis for a crate with dependencies', () => {
     ]);
   });
 });
+
+describe('planFromAnalysis for a Go module with requirements', () => {
+  it('installs the golang-*-dev packages and builds in a GOPATH, as dh-golang does; a module without requirements keeps module mode', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-plan-'));
+    dirs.push(dir);
+    writeFileSync(
+      join(dir, 'go.mod'),
+      'module example.com/demo\n\ngo 1.22\n\nrequire github.com/google/uuid v1.6.0\n',
+    );
+    writeFileSync(join(dir, 'main.go'), 'package main\nfunc main() {}\n');
+    const contents = ContentsIndex.fromText(
+      'usr/share/gocode/src/github.com/google/uuid/\tgolang-github-google-uuid-dev\n',
+    );
+    const { findings: _f, ...scripted } = analyzeTree(dir, { name: 'demo', contents });
+    const state = portState({ scripted });
+    const plan = planFromAnalysis({ ...state, packageAnalysis: deterministicAnalysis(state) }, 'default');
+    expect(plan?.packages).toEqual(['golang-github-google-uuid-dev', 'golang-go']);
+    expect(plan?.phases.map((p) => p.name)).toEqual(['prepare', 'build', 'test']);
+    expect(plan?.phases[1]?.commands.every((c) => c.includes('GO111MODULE=off'))).toBe(true);
+
+    writeFileSync(join(dir, 'go.mod'), 'module example.com/demo\n\ngo 1.22\n');
+    const { findings: _g, ...plain } = analyzeTree(dir, { name: 'demo', contents });
+    const modular = planFromAnalysis(portState({ scripted: plain }), 'default');
+    expect(modular?.phases[0]?.commands[0]).toMatch(/^GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build/);
+  });
+});

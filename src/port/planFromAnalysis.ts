@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { type DefaultPlan, defaultPlan } from '../analysis/detectBuildSystems.ts';
 import { debianCargoRegistry } from './debianCargoRegistry.ts';
+import { debianGoPath } from './debianGoPath.ts';
 import { type ScriptedAnalysis, scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { BuildPlan, PlanPhase, PortState } from './PortState.ts';
 import { allowedPlanEnv } from './planEnvironment.ts';
@@ -87,6 +88,12 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
     if (at === -1) phases.unshift({ name: 'prepare', commands: crates.prepare });
     else phases[at]?.commands.push(...crates.prepare);
   }
+  // a Go module with requirements builds from Debian's Go libraries in a GOPATH, as dh-golang does
+  const goPath =
+    base.buildSystem === 'go'
+      ? debianGoPath(scripted.dependencies, String(candidate?.details.module ?? ''), base.dir)
+      : null;
+  if (goPath) phases.splice(0, phases.length, ...goPath);
   const packages = new Set([
     ...(analysis?.dependencies ?? []),
     ...(TOOLCHAIN_PACKAGES[base.buildSystem] ?? []),

@@ -30,11 +30,30 @@ const KEEP = new RegExp(
   ].join('|'),
 );
 
+/** Where Debian's Go libraries are, in a GOPATH; the index keeps their folders, not their files. */
+export const GOCODE_PREFIX = 'usr/share/gocode/src/';
+
 /**
- * Bumped whenever KEEP keeps more: the cached file's name carries it, so an index filtered by an
- * older rvport (without the crate registry) is downloaded again once instead of answering wrong.
+ * Bumped whenever the filter keeps more: the cached file's name carries it, so an index filtered
+ * by an older rvport (without crates or Go folders) is downloaded again once instead of
+ * answering wrong.
  */
-const FILTER_VERSION = 2;
+const FILTER_VERSION = 3;
+
+/**
+ * The line the cached index keeps for a Contents entry, or null. Go libraries are hundreds of
+ * thousands of files; a module is found by its folder, so each folder is kept once (`…/src/<dir>/`)
+ * with the package of its first file.
+ */
+export function keptLine(path: string, packages: readonly string[], seenFolders: Set<string>): string | null {
+  if (path.startsWith(GOCODE_PREFIX)) {
+    const folder = path.slice(0, path.lastIndexOf('/') + 1);
+    if (folder.length <= GOCODE_PREFIX.length || seenFolders.has(folder)) return null;
+    seenFolders.add(folder);
+    return `${folder}\t${packages.join(',')}\n`;
+  }
+  return KEEP.test(path) ? `${path}\t${packages.join(',')}\n` : null;
+}
 
 export class ContentsError extends Error {
   override name = 'ContentsError';
@@ -174,6 +193,7 @@ export async function ensureContentsIndex(options: EnsureContentsOptions): Promi
     const tsv = join(staging, 'contents.tsv');
     const out = createWriteStream(tsv);
     const parts: Record<string, unknown>[] = [];
+    const seenFolders = new Set<string>();
     for (const part of CONTENTS_PARTS) {
       const gz = join(staging, `Contents-${part}.gz`);
       parts.push(await downloadPart(base, `main/Contents-${part}.gz`, release, gz, options));
@@ -184,8 +204,8 @@ export async function ensureContentsIndex(options: EnsureContentsOptions): Promi
       for await (const line of lines) {
         if (!line.startsWith('usr/')) continue;
         const parsed = parseContentsLine(line);
-        if (parsed && KEEP.test(parsed[0]) && !out.write(`${parsed[0]}\t${parsed[1].join(',')}\n`))
-          await new Promise<void>((r) => out.once('drain', () => r()));
+        const kept = parsed ? keptLine(parsed[0], parsed[1], seenFolders) : null;
+        if (kept !== null && !out.write(kept)) await new Promise<void>((r) => out.once('drain', () => r()));
       }
       await rm(gz, { force: true });
     }

@@ -1,5 +1,5 @@
 import { DEBIAN_ALIASES } from './aliases.ts';
-import type { ContentsLookup } from './ContentsIndex.ts';
+import { type ContentsLookup, GOCODE_PREFIX } from './ContentsIndex.ts';
 import type { Dependency, RawDependency } from './Dependency.ts';
 import { resolveCrates } from './resolveCrates.ts';
 
@@ -40,6 +40,9 @@ export function candidatePaths(dep: Pick<RawDependency, 'kind' | 'name'>): strin
     }
     case 'program':
       return [`usr/bin/${n}`, `usr/sbin/${n}`];
+    case 'go-module':
+      // the index keeps Debian's Go folders, not their files (GOCODE_PREFIX)
+      return [`${GOCODE_PREFIX}${n}/`];
     default:
       return [];
   }
@@ -96,6 +99,12 @@ export function resolveDependencies(
           resolvedBy: 'contents' as const,
         };
     }
+    // a module whose root holds only packages in subfolders (golang.org/x/sys): any folder under it
+    const below =
+      dep.kind === 'go-module'
+        ? contents?.under?.(`${GOCODE_PREFIX}${dep.name}/`).values().next().value
+        : undefined;
+    if (below) return { ...dep, debianPackages: rank(below, stemOf(dep)), resolvedBy: 'contents' as const };
     const alias = DEBIAN_ALIASES[dep.kind]?.[dep.name];
     if (alias) return { ...dep, debianPackages: alias, resolvedBy: 'alias' as const };
     return { ...dep, debianPackages: [], resolvedBy: null };
