@@ -2,6 +2,7 @@ import type { PortState } from '../PortState.ts';
 import { codeBlock, seconds, table } from './markdown.ts';
 import { renderCrateDependencies } from './renderCrateDependencies.ts';
 import { renderDebianKnowledge } from './renderDebianKnowledge.ts';
+import { renderGoModules } from './renderGoModules.ts';
 
 function llmLine(llm: PortState['llm']): string {
   if (llm.calls === 0) return 'no calls';
@@ -47,6 +48,7 @@ export function renderReport(state: PortState): string {
   }
   out.push(...renderDebianKnowledge(state.debian));
   out.push(...renderCrateDependencies(state));
+  out.push(...renderGoModules(state));
   if (state.errors.length) {
     out.push('');
     out.push('## Errors');
