@@ -21,10 +21,10 @@ describe('debianGoPath', () => {
     );
     expect(phases?.map((p) => p.name)).toEqual(['prepare', 'build', 'test']);
     expect(phases?.[0]?.commands).toEqual([
-      'rm -rf /tmp/rvport-gopath && mkdir -p /tmp/rvport-gopath/src/example.com/demo && cp -a "$RVPORT_SRC"/./. /tmp/rvport-gopath/src/example.com/demo/',
+      'rm -rf "$HOME"/rvport-gopath && mkdir -p "$HOME"/rvport-gopath/src/example.com/demo && cp -a "$RVPORT_SRC"/./. "$HOME"/rvport-gopath/src/example.com/demo/',
     ]);
     expect(phases?.[1]?.commands[0]).toBe(
-      'cd /tmp/rvport-gopath/src/example.com/demo && GOPATH=/tmp/rvport-gopath:/usr/share/gocode GO111MODULE=off GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build -o "$RVPORT_SRC"/./build/bin/ ./...',
+      'cd "$HOME"/rvport-gopath/src/example.com/demo && GOPATH="$HOME"/rvport-gopath:/usr/share/gocode GO111MODULE=off GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build -o "$RVPORT_SRC"/./build/bin/ ./...',
     );
     expect(phases?.[2]).toMatchObject({ name: 'test', optional: true });
   });

@@ -2,8 +2,11 @@ import type { Dependency } from '../analysis/dependencies/Dependency.ts';
 import { shellQuote } from '../heuristics/planEdits.ts';
 import type { PlanPhase } from './PortState.ts';
 
-/** The GOPATH workspace inside the sandbox; Debian's Go libraries are its second element. */
-export const SANDBOX_GOPATH = '/tmp/rvport-gopath';
+/**
+ * The GOPATH workspace inside the sandbox, for its shell: in the sandbox's home, which lasts from
+ * one command to the next (each command gets a fresh /tmp). Debian's Go libraries come after it.
+ */
+export const SANDBOX_GOPATH = '"$HOME"/rvport-gopath';
 export const DEBIAN_GOCODE = '/usr/share/gocode';
 
 /** A module path as go.mod may name it, with no `.` or `..` element (it becomes a folder). */
