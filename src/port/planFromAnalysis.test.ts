@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeTree } from '../analysis/analyzeTree.ts';
+import { ContentsIndex } from '../analysis/dependencies/ContentsIndex.ts';
+import { deterministicAnalysis } from './deterministicAnalysis.ts';
 import { planFromAnalysis } from './planFromAnalysis.ts';
 import { portState } from './testing/portStateFixture.ts';
 
@@ -43,5 +45,107 @@ describe('planFromAnalysis', () => {
       'install',
     ]);
     expect(patched?.phases[0]?.commands).toEqual(['autoreconf -fi']);
+  });
+});
+
+describe('planFromAnalysis for a crate with dependencies', () => {
+  it("installs the crates' Debian packages and prepares Debian's registry before the offline build", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-plan-'));
+    dirs.push(dir);
+    writeFileSync(
+      join(dir, 'Cargo.toml'),
+      '[package]\nname = "demo"\nversion = "0.1.0"\n\n[dependencies]\nfnv = "1"\n',
+    );
+    writeFileSync(
+      join(dir, 'Cargo.lock'),
+      '[[package]]\nname = "fnv"\nversion = "1.0.6"\nsource = "registry+https://github.com/rust-lang/crates.io-index"\n',
+    );
+    const contents = ContentsIndex.fromText(
+      'usr/share/cargo/registry/fnv-1.0.7/Cargo.toml\tlibrust-fnv-dev\n',
+    );
+    const { findings: _f, ...scripted } = analyzeTree(dir, { name: 'demo', contents });
+    const state = portState({ scripted });
+    const plan = planFromAnalysis({ ...state, packageAnalysis: deterministicAnalysis(state) }, 'default');
+    expect(plan?.packages).toEqual(['cargo', 'librust-fnv-dev']);
+    expect(plan?.phases.map((p) => p.name)).toEqual(['prepare', 'build', 'test']);
+    expect(plan?.phases[0]?.commands.join('\n')).toMatch(
+      /directory = "\/usr\/share\/cargo\/registry"[\s\S]*mv -f "\$RVPORT_SRC"\/Cargo\.lock/,
+    );
+    expect(plan?.phases[1]?.commands).toEqual(['cargo build --release --offline']);
+  });
+
+  it("never puts a crate name from the tree into a command: packages are the Contents index's names", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-plan-'));
+    dirs.push(dir);
+    writeFileSync(
+      join(dir, 'Cargo.toml'),
+      '[package]\nname = "demo"\n\n[dependencies]\n"$(touch /tmp/pwned)" = "1"\nfnv = { version = "1", package = "fnv; reboot" }\nitoa = "1"\n',
+    );
+    const contents = ContentsIndex.fromText(
+      'usr/share/cargo/registry/itoa-1.0.14/Cargo.toml\tlibrust-itoa-dev\n',
+    );
+    const { findings: _f, ...scripted } = analyzeTree(dir, { name: 'demo', contents });
+    const state = portState({ scripted });
+    const plan = planFromAnalysis({ ...state, packageAnalysis: deterministicAnalysis(state) }, 'default');
+    expect(plan?.packages).toEqual(['cargo', 'librust-itoa-dev']);
+    expect(JSON.stringify(plan?.phases)).not.toMatch(/pwned|reboot/);
+  });
+
+  it('leaves a tree whose own cargo configuration replaces crates.io (vendored sources) to it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-plan-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "demo"\n\n[dependencies]\nfnv = "1"\n');
+    mkdirSync(join(dir, '.cargo'));
+    writeFileSync(
+      join(dir, '.cargo', 'config.toml'),
+      '[source.crates-io]\nreplace-with = "vendored-sources"\n\n[source.vendored-sources]\ndirectory = "vendor"\n',
+    );
+    const contents = ContentsIndex.fromText(
+      'usr/share/cargo/registry/fnv-1.0.7/Cargo.toml\tlibrust-fnv-dev\n',
+    );
+    const { findings: _f, ...scripted } = analyzeTree(dir, { name: 'demo', contents });
+    expect(scripted.buildSystem.details.sourceReplaced).toBe(true);
+    const plan = planFromAnalysis(portState({ scripted }), 'default');
+    expect(plan?.phases.map((p) => p.name)).toEqual(['build', 'test']);
+  });
+
+  it('leaves a crate without dependencies as it was', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-plan-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "demo"\nversion = "0.1.0"\n');
+    const { findings: _f, ...scripted } = analyzeTree(dir, {
+      name: 'demo',
+      contents: ContentsIndex.fromText(''),
+    });
+    expect(planFromAnalysis(portState({ scripted }), 'default')?.phases.map((p) => p.name)).toEqual([
+      'build',
+      'test',
+    ]);
+  });
+});
+
+describe('planFromAnalysis for a Go module with requirements', () => {
+  it('installs the golang-*-dev packages and builds in a GOPATH, as dh-golang does; a module without requirements keeps module mode', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-plan-'));
+    dirs.push(dir);
+    writeFileSync(
+      join(dir, 'go.mod'),
+      'module example.com/demo\n\ngo 1.22\n\nrequire github.com/google/uuid v1.6.0\n',
+    );
+    writeFileSync(join(dir, 'main.go'), 'package main\nfunc main() {}\n');
+    const contents = ContentsIndex.fromText(
+      'usr/share/gocode/src/github.com/google/uuid/\tgolang-github-google-uuid-dev\n',
+    );
+    const { findings: _f, ...scripted } = analyzeTree(dir, { name: 'demo', contents });
+    const state = portState({ scripted });
+    const plan = planFromAnalysis({ ...state, packageAnalysis: deterministicAnalysis(state) }, 'default');
+    expect(plan?.packages).toEqual(['golang-github-google-uuid-dev', 'golang-go']);
+    expect(plan?.phases.map((p) => p.name)).toEqual(['prepare', 'build', 'test']);
+    expect(plan?.phases[1]?.commands.every((c) => c.includes('GO111MODULE=off'))).toBe(true);
+
+    writeFileSync(join(dir, 'go.mod'), 'module example.com/demo\n\ngo 1.22\n');
+    const { findings: _g, ...plain } = analyzeTree(dir, { name: 'demo', contents });
+    const modular = planFromAnalysis(portState({ scripted: plain }), 'default');
+    expect(modular?.phases[0]?.commands[0]).toMatch(/^GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build/);
   });
 });

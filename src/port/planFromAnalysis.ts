@@ -1,5 +1,7 @@
 import { posix } from 'node:path';
 import { type DefaultPlan, defaultPlan } from '../analysis/detectBuildSystems.ts';
+import { debianCargoRegistry } from './debianCargoRegistry.ts';
+import { debianGoPath } from './debianGoPath.ts';
 import { type ScriptedAnalysis, scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { BuildPlan, PlanPhase, PortState } from './PortState.ts';
 import { allowedPlanEnv } from './planEnvironment.ts';
@@ -74,9 +76,28 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
       commands: stale.map((h) => `cp /usr/share/misc/${h.kind} "$RVPORT_SRC/${h.file}"`),
     });
   }
+  // crates with dependencies build offline from Debian's packaged crates, as Debian builds them
+  // (unless the tree's own cargo configuration already replaces crates.io, with vendored sources)
+  const candidate = scripted.buildSystems.find((c) => c.type === base.buildSystem && c.dir === base.dir);
+  const crates =
+    base.buildSystem === 'cargo' && candidate?.details.sourceReplaced !== true
+      ? debianCargoRegistry(scripted.dependencies)
+      : null;
+  if (crates) {
+    const at = phases.findIndex((p) => p.name === 'prepare');
+    if (at === -1) phases.unshift({ name: 'prepare', commands: crates.prepare });
+    else phases[at]?.commands.push(...crates.prepare);
+  }
+  // a Go module with requirements builds from Debian's Go libraries in a GOPATH, as dh-golang does
+  const goPath =
+    base.buildSystem === 'go'
+      ? debianGoPath(scripted.dependencies, String(candidate?.details.module ?? ''), base.dir)
+      : null;
+  if (goPath) phases.splice(0, phases.length, ...goPath);
   const packages = new Set([
     ...(analysis?.dependencies ?? []),
     ...(TOOLCHAIN_PACKAGES[base.buildSystem] ?? []),
+    ...(crates?.packages ?? []),
   ]);
   return {
     buildSystem: base.buildSystem,

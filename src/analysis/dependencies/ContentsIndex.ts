@@ -25,8 +25,35 @@ const KEEP = new RegExp(
     '^usr/share/cmake/[^/]+/[^/]*([Cc]onfig|-config)\\.cmake$',
     `^usr/lib/${MULTIARCH}/lib[^/]+\\.(so|a)$`,
     '^usr/(s?bin)/[^/]+$',
+    // Debian's crates: a cargo directory registry, one folder per crate version
+    '^usr/share/cargo/registry/[^/]+/Cargo\\.toml$',
   ].join('|'),
 );
+
+/** Where Debian's Go libraries are, in a GOPATH; the index keeps their folders, not their files. */
+export const GOCODE_PREFIX = 'usr/share/gocode/src/';
+
+/**
+ * Bumped whenever the filter keeps more: the cached file's name carries it, so an index filtered
+ * by an older rvport (without crates or Go folders) is downloaded again once instead of
+ * answering wrong.
+ */
+const FILTER_VERSION = 3;
+
+/**
+ * The line the cached index keeps for a Contents entry, or null. Go libraries are hundreds of
+ * thousands of files; a module is found by its folder, so each folder is kept once (`…/src/<dir>/`)
+ * with the package of its first file.
+ */
+export function keptLine(path: string, packages: readonly string[], seenFolders: Set<string>): string | null {
+  if (path.startsWith(GOCODE_PREFIX)) {
+    const folder = path.slice(0, path.lastIndexOf('/') + 1);
+    if (folder.length <= GOCODE_PREFIX.length || seenFolders.has(folder)) return null;
+    seenFolders.add(folder);
+    return `${folder}\t${packages.join(',')}\n`;
+  }
+  return KEEP.test(path) ? `${path}\t${packages.join(',')}\n` : null;
+}
 
 export class ContentsError extends Error {
   override name = 'ContentsError';
@@ -35,6 +62,8 @@ export class ContentsError extends Error {
 /** Lookups of file paths in a filtered Contents index: path → Debian binary packages. */
 export interface ContentsLookup {
   lookup(paths: Iterable<string>): Map<string, string[]>;
+  /** Every path under a folder (`usr/share/cargo/registry/`), in one pass. */
+  under?(prefix: string): Map<string, string[]>;
 }
 
 /** The cached, filtered index: one `path\tpkg,pkg` line per file. */
@@ -68,11 +97,26 @@ export class ContentsIndex implements ContentsLookup {
     }
     return found;
   }
+
+  under(prefix: string): Map<string, string[]> {
+    const found = new Map<string, string[]>();
+    const text = this.text;
+    let at = text.startsWith(prefix) ? 0 : text.indexOf(`\n${prefix}`);
+    while (at !== -1) {
+      const start = text[at] === '\n' ? at + 1 : at;
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      const tab = text.indexOf('\t', start);
+      if (tab !== -1 && tab < end) found.set(text.slice(start, tab), text.slice(tab + 1, end).split(','));
+      at = text.indexOf(`\n${prefix}`, end);
+    }
+    return found;
+  }
 }
 
 /** Where the filtered index of a suite is cached. */
 export function contentsCachePath(home: string, suite: string): string {
-  return join(home, 'debian-contents', `${suite}-${CONTENTS_ARCH}.tsv`);
+  return join(home, 'debian-contents', `${suite}-${CONTENTS_ARCH}-${FILTER_VERSION}.tsv`);
 }
 
 /** `usr/include/zlib.h   libdevel/zlib1g-dev` → [path, packages] (sections dropped). */
@@ -149,6 +193,7 @@ export async function ensureContentsIndex(options: EnsureContentsOptions): Promi
     const tsv = join(staging, 'contents.tsv');
     const out = createWriteStream(tsv);
     const parts: Record<string, unknown>[] = [];
+    const seenFolders = new Set<string>();
     for (const part of CONTENTS_PARTS) {
       const gz = join(staging, `Contents-${part}.gz`);
       parts.push(await downloadPart(base, `main/Contents-${part}.gz`, release, gz, options));
@@ -159,8 +204,8 @@ export async function ensureContentsIndex(options: EnsureContentsOptions): Promi
       for await (const line of lines) {
         if (!line.startsWith('usr/')) continue;
         const parsed = parseContentsLine(line);
-        if (parsed && KEEP.test(parsed[0]) && !out.write(`${parsed[0]}\t${parsed[1].join(',')}\n`))
-          await new Promise<void>((r) => out.once('drain', () => r()));
+        const kept = parsed ? keptLine(parsed[0], parsed[1], seenFolders) : null;
+        if (kept !== null && !out.write(kept)) await new Promise<void>((r) => out.once('drain', () => r()));
       }
       await rm(gz, { force: true });
     }

@@ -16,6 +16,24 @@ export interface RawDependency {
   line: number;
   /** False for optional checks (`QUIET`, `required: false`, an action-if-not-found). */
   required: boolean;
+  /** For a crate: what Cargo.toml asks for, what Cargo.lock pins, and (once resolved) what Debian has. */
+  crate?: CrateFacts;
+}
+
+/** A crate dependency's versions: the requirement, the lock's pin and Debian's packaged version. */
+export interface CrateFacts {
+  /** The Cargo.toml requirement (`1.0`, `>=0.4, <0.6`), or `=version` for a crate only the lock names. */
+  requirement: string;
+  /** Which table declared it; `lock` for a crate only Cargo.lock names (a transitive one). */
+  scope: 'normal' | 'build' | 'dev' | 'workspace' | 'lock';
+  /** The version Cargo.lock pins, when there is a lock and it names the crate. */
+  locked?: string;
+  /** The Cargo.lock that pinned it (relative to the source root). */
+  lockFile?: string;
+  /** The version in Debian's registry the resolution chose; null when Debian has none. */
+  debianVersion?: string | null;
+  /** Whether that version satisfies the requirement. */
+  satisfies?: boolean;
 }
 
 export interface Dependency extends RawDependency {

@@ -1,32 +1,27 @@
 import type { DependencyExtractor, RawDependency } from './Dependency.ts';
+import { parseCargoManifest } from './parseCargoManifest.ts';
 
-const SECTION = /^\[((?:target\.[^\]]+\.)?(dependencies|build-dependencies))\]$/;
-
+/**
+ * The crates a Cargo.toml depends on from a registry. Cargo resolves every one of them before it
+ * builds anything (dev-dependencies, optional ones and other targets' included: they all go into
+ * the lock), so all are needed offline; only the workspace's own table is a list of
+ * declarations that members pick from. Path dependencies are the tree's own crates.
+ */
 export const cargoDependencies: DependencyExtractor = {
   name: 'cargo',
   files: /(^|\/)Cargo\.toml$/,
   extract(file) {
-    const deps: RawDependency[] = [];
-    let section: string | null = null;
-    file.lines.forEach((raw, i) => {
-      const line = raw.replace(/#.*$/, '').trim();
-      if (line.startsWith('[')) {
-        section = SECTION.test(line) ? line : null;
-        const table = /^\[(?:target\.[^\]]+\.)?(?:dependencies|build-dependencies)\.([\w-]+)\]$/.exec(line);
-        if (table?.[1])
-          deps.push({ kind: 'crate', name: table[1], file: file.path, line: i + 1, required: true });
-        return;
-      }
-      const name = section ? /^([\w-]+)\s*=/.exec(line)?.[1] : undefined;
-      if (name)
-        deps.push({
+    return parseCargoManifest(file.text)
+      .filter((d) => d.source !== 'path')
+      .map(
+        (d): RawDependency => ({
           kind: 'crate',
-          name,
+          name: d.name,
           file: file.path,
-          line: i + 1,
-          required: !/optional\s*=\s*true/.test(line),
-        });
-    });
-    return deps;
+          line: d.line,
+          required: d.scope !== 'workspace',
+          crate: { requirement: d.fromWorkspace ? '*' : d.requirement, scope: d.scope },
+        }),
+      );
   },
 };

@@ -8,10 +8,10 @@ describe('go.mod dependencies', () => {
     expect(
       goModDependencies
         .extract({ path: 'go.mod', text, lines: text.split('\n') })
-        .map((d) => [d.name, d.line]),
+        .map((d) => [d.name, d.line, d.required]),
     ).toEqual([
-      ['github.com/a/b', 3],
-      ['golang.org/x/sys', 5],
+      ['github.com/a/b', 3, true],
+      ['golang.org/x/sys', 5, false],
     ]);
   });
 });

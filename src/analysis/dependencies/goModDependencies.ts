@@ -13,7 +13,14 @@ export const goModDependencies: DependencyExtractor = {
       const spec = inBlock ? line : /^require\s+(.+)$/.exec(line)?.[1];
       const module = spec ? /^([\w.~/-]+)\s+v\S+/.exec(spec)?.[1] : undefined;
       if (module)
-        deps.push({ kind: 'go-module', name: module, file: file.path, line: i + 1, required: true });
+        // an indirect requirement is a dependency's dependency: apt brings it with that one's package
+        deps.push({
+          kind: 'go-module',
+          name: module,
+          file: file.path,
+          line: i + 1,
+          required: !/\/\/\s*indirect\b/.test(raw),
+        });
     });
     return deps;
   },

@@ -1,5 +1,6 @@
 import { autoconfDependencies } from './autoconfDependencies.ts';
 import { cargoDependencies } from './cargoDependencies.ts';
+import { cargoLockDependencies } from './cargoLockDependencies.ts';
 import { cmakeDependencies } from './cmakeDependencies.ts';
 import type { DependencyExtractor } from './Dependency.ts';
 import { goModDependencies } from './goModDependencies.ts';
@@ -14,6 +15,7 @@ export const dependencyExtractors: readonly DependencyExtractor[] = [
   pythonBuildDependencies,
   goModDependencies,
   cargoDependencies,
+  cargoLockDependencies,
 ];
 
 export * from './Dependency.ts';

@@ -1,6 +1,7 @@
 import { DEBIAN_ALIASES } from './aliases.ts';
-import type { ContentsLookup } from './ContentsIndex.ts';
+import { type ContentsLookup, GOCODE_PREFIX } from './ContentsIndex.ts';
 import type { Dependency, RawDependency } from './Dependency.ts';
+import { resolveCrates } from './resolveCrates.ts';
 
 const MULTIARCH = 'riscv64-linux-gnu';
 
@@ -39,6 +40,9 @@ export function candidatePaths(dep: Pick<RawDependency, 'kind' | 'name'>): strin
     }
     case 'program':
       return [`usr/bin/${n}`, `usr/sbin/${n}`];
+    case 'go-module':
+      // the index keeps Debian's Go folders, not their files (GOCODE_PREFIX)
+      return [`${GOCODE_PREFIX}${n}/`];
     default:
       return [];
   }
@@ -68,7 +72,8 @@ function rank(packages: string[], name: string): string[] {
 /**
  * Resolves dependencies to Debian package names: the riscv64 Contents index first (pkg-config
  * modules, headers, libraries, CMake config files, programs), the alias table last.
- * Duplicates (same kind and name) are merged: required if any occurrence is.
+ * Duplicates (same kind and name) are merged: required if any occurrence is. Crates resolve by
+ * version against Debian's cargo registry (resolveCrates).
  */
 export function resolveDependencies(
   raw: readonly RawDependency[],
@@ -76,6 +81,7 @@ export function resolveDependencies(
 ): Dependency[] {
   const merged = new Map<string, RawDependency>();
   for (const dep of raw) {
+    if (dep.kind === 'crate') continue;
     const key = `${dep.kind}\0${dep.name}`;
     const seen = merged.get(key);
     if (!seen) merged.set(key, { ...dep });
@@ -83,7 +89,7 @@ export function resolveDependencies(
   }
   const deps = [...merged.values()];
   const found = contents ? contents.lookup(deps.flatMap(candidatePaths)) : new Map<string, string[]>();
-  return deps.map((dep) => {
+  const resolved = deps.map((dep): Dependency => {
     for (const path of candidatePaths(dep)) {
       const packages = found.get(path);
       if (packages)
@@ -93,8 +99,21 @@ export function resolveDependencies(
           resolvedBy: 'contents' as const,
         };
     }
+    // a module whose root holds only packages in subfolders (golang.org/x/sys): any folder under it
+    const below =
+      dep.kind === 'go-module'
+        ? contents?.under?.(`${GOCODE_PREFIX}${dep.name}/`).values().next().value
+        : undefined;
+    if (below) return { ...dep, debianPackages: rank(below, stemOf(dep)), resolvedBy: 'contents' as const };
     const alias = DEBIAN_ALIASES[dep.kind]?.[dep.name];
     if (alias) return { ...dep, debianPackages: alias, resolvedBy: 'alias' as const };
     return { ...dep, debianPackages: [], resolvedBy: null };
   });
+  return [
+    ...resolved,
+    ...resolveCrates(
+      raw.filter((d) => d.kind === 'crate'),
+      contents,
+    ),
+  ];
 }

@@ -1,6 +1,8 @@
 import type { PortState } from '../PortState.ts';
 import { codeBlock, seconds, table } from './markdown.ts';
+import { renderCrateDependencies } from './renderCrateDependencies.ts';
 import { renderDebianKnowledge } from './renderDebianKnowledge.ts';
+import { renderGoModules } from './renderGoModules.ts';
 
 function llmLine(llm: PortState['llm']): string {
   if (llm.calls === 0) return 'no calls';
@@ -45,6 +47,8 @@ export function renderReport(state: PortState): string {
     out.push(`Escalated: ${state.escalationReason}`);
   }
   out.push(...renderDebianKnowledge(state.debian));
+  out.push(...renderCrateDependencies(state));
+  out.push(...renderGoModules(state));
   if (state.errors.length) {
     out.push('');
     out.push('## Errors');

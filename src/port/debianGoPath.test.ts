@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { Dependency } from '../analysis/dependencies/Dependency.ts';
+import { debianGoPath } from './debianGoPath.ts';
+
+const module = (name: string, packages: string[]): Dependency => ({
+  kind: 'go-module',
+  name,
+  file: 'go.mod',
+  line: 3,
+  required: true,
+  debianPackages: packages,
+  resolvedBy: packages.length ? 'contents' : null,
+});
+
+describe('debianGoPath', () => {
+  it("builds in a GOPATH with Debian's Go libraries after it, outputs back in the tree", () => {
+    const phases = debianGoPath(
+      [module('github.com/google/uuid', ['golang-github-google-uuid-dev'])],
+      'example.com/demo',
+      '.',
+    );
+    expect(phases?.map((p) => p.name)).toEqual(['prepare', 'build', 'test']);
+    expect(phases?.[0]?.commands).toEqual([
+      'rm -rf "$HOME"/rvport-gopath && mkdir -p "$HOME"/rvport-gopath/src/example.com/demo && cp -a "$RVPORT_SRC"/./. "$HOME"/rvport-gopath/src/example.com/demo/',
+    ]);
+    expect(phases?.[1]?.commands[0]).toBe(
+      'cd "$HOME"/rvport-gopath/src/example.com/demo && GOPATH="$HOME"/rvport-gopath:/usr/share/gocode GO111MODULE=off GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build -o "$RVPORT_SRC"/./build/bin/ ./...',
+    );
+    expect(phases?.[2]).toMatchObject({ name: 'test', optional: true });
+  });
+
+  it('refuses a module path that is not a plain folder, and needs a resolved requirement', () => {
+    const deps = [module('github.com/google/uuid', ['golang-github-google-uuid-dev'])];
+    for (const bad of ['../../etc', 'example.com/../x', '$(reboot)', 'a b', '/abs', ''])
+      expect(debianGoPath(deps, bad, '.'), bad).toBeNull();
+    expect(debianGoPath([module('example.com/nowhere', [])], 'example.com/demo', '.')).toBeNull();
+  });
+
+  it("quotes the tree's folder", () => {
+    const phases = debianGoPath(
+      [module('github.com/google/uuid', ['x'])],
+      'example.com/demo',
+      "sub dir/$(x)'",
+    );
+    expect(phases?.[0]?.commands[0]).toContain(`"$RVPORT_SRC"/'sub dir/$(x)'\\'''/.`);
+  });
+});

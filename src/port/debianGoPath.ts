@@ -1,0 +1,51 @@
+import type { Dependency } from '../analysis/dependencies/Dependency.ts';
+import { shellQuote } from '../heuristics/planEdits.ts';
+import type { PlanPhase } from './PortState.ts';
+
+/**
+ * The GOPATH workspace inside the sandbox, for its shell: in the sandbox's home, which lasts from
+ * one command to the next (each command gets a fresh /tmp). Debian's Go libraries come after it.
+ */
+export const SANDBOX_GOPATH = '"$HOME"/rvport-gopath';
+export const DEBIAN_GOCODE = '/usr/share/gocode';
+
+/** A module path as go.mod may name it, with no `.` or `..` element (it becomes a folder). */
+const MODULE_PATH = /^[A-Za-z0-9][A-Za-z0-9._~-]*(\/[A-Za-z0-9._~-]+)*$/;
+
+/**
+ * A Go module's phases built from Debian's packaged Go libraries, the way Debian's dh-golang
+ * builds: the source copied into a GOPATH workspace under its module path, built in GOPATH mode
+ * (`GO111MODULE=off`) with `/usr/share/gocode` (the `golang-*-dev` packages) after it, so
+ * nothing is downloaded and go.sum is not consulted. The outputs are written back into the
+ * build tree, where verification looks. Null when no requirement resolved to a package or the
+ * module path cannot be a folder.
+ */
+export function debianGoPath(
+  dependencies: readonly Dependency[],
+  module: string | null | undefined,
+  dir: string,
+): PlanPhase[] | null {
+  const resolved = dependencies.some(
+    (d) => d.kind === 'go-module' && d.required && d.debianPackages.length > 0,
+  );
+  if (!resolved || !module || !MODULE_PATH.test(module) || module.split('/').some((p) => /^\.+$/.test(p)))
+    return null;
+  const work = `${SANDBOX_GOPATH}/src/${shellQuote(module)}`;
+  const tree = `"$RVPORT_SRC"/${shellQuote(dir)}`;
+  const env = `GOPATH=${SANDBOX_GOPATH}:${DEBIAN_GOCODE} GO111MODULE=off GOTOOLCHAIN=local GOFLAGS=-buildvcs=false`;
+  const inWork = (command: string) => `cd ${work} && ${env} ${command}`;
+  return [
+    {
+      name: 'prepare',
+      commands: [`rm -rf ${SANDBOX_GOPATH} && mkdir -p ${work} && cp -a ${tree}/. ${work}/`],
+    },
+    {
+      name: 'build',
+      commands: [
+        inWork(`go build -o ${tree}/build/bin/ ./...`),
+        inWork(`go test -c -o ${tree}/build/test/ ./...`),
+      ],
+    },
+    { name: 'test', commands: [inWork('go test ./...')], optional: true },
+  ];
+}
