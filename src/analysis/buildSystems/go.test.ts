@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { detectBuildSystems } from '../detectBuildSystems.ts';
 import { SourceTree } from '../SourceTree.ts';
 import { go } from './go.ts';
 
@@ -17,5 +18,17 @@ describe('go detector', () => {
       'GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build -o build/bin/ ./...',
       'GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go test -c -o build/test/ ./...',
     ]);
+  });
+
+  it('gives way to a C build system beside the go.mod (Go bindings of a C project)', () => {
+    const files = {
+      'go.mod': 'module github.com/nghttp2/nghttp2\n\ngo 1.25\n',
+      'configure.ac': 'AC_INIT([nghttp2], [1.0])\n',
+      'Makefile.am': '',
+      'CMakeLists.txt': 'project(nghttp2 C)\n',
+    };
+    expect(go.detect(SourceTree.fromFiles(files), '')).toMatchObject({ confidence: 0.5 });
+    const [top] = detectBuildSystems(SourceTree.fromFiles(files));
+    expect(top?.type).not.toBe('go');
   });
 });
