@@ -25,6 +25,12 @@ const RULES: readonly CategoryRule[] = [
       /#error.*(no support for this architecture|unsupported architecture|architecture not supported|not supported on this (architecture|platform)|unknown architecture)|(target|architecture) .*is not supported by this (program|library)|no supported (vectori[sz]ation|simd)( (instruction set|support|found))?\b/i,
   },
   {
+    // a part of the source the release or the checkout does not have (automake names it)
+    category: 'SOURCE_UNAVAILABLE',
+    pattern:
+      /error: required directory \S+ does not exist|error: required file '[^']+\/Makefile\.in' not found/i,
+  },
+  {
     category: 'DEPENDENCY',
     pattern:
       /fatal error: [^:]+\.(h|hpp|hh|hxx): no such file or directory|no package '[^']+' found|package '[^']+',? (required by '[^']+', )?not found|could not find (a )?(package|module)|could not find [A-Za-z0-9_]+ \(missing:|run-time dependency .* found: no|dependency "[^"]+" not found|cannot find -l[\w+.-]+|unable to locate package|no matching package named|cannot find package|^configure: \*+ .*\b(requires .* support|please install)\b|^configure: error: .*\b(not found|(is|are) required|please install)\b|checking for [^\n]*\.\.\. no\s*$/im,

@@ -63,6 +63,18 @@ describe('recommendation (escalation.md)', () => {
     );
   });
 
+  it('names the vendored folder a release lacks (SOURCE_UNAVAILABLE), not a compile error', () => {
+    const error = makeError({
+      node: 'build',
+      phase: 'bootstrap',
+      output: output('./fixtures/automake-vendored-directory.txt'),
+    });
+    expect(error.category).toBe('SOURCE_UNAVAILABLE');
+    expect(recommendation(portState({ errors: [error] }))).toMatch(
+      /^The source has no `libs\/`, which its Makefile\.am builds: vendored code/,
+    );
+  });
+
   it('names the package the analysis resolved for a dependency configure stopped at', () => {
     const state = portState({
       errors: [built('../heuristics/fixtures/configure-library-not-found.txt')],

@@ -114,6 +114,11 @@ function recommendDependency(state: PortState, error: ErrorRecord): string {
 
 function recommendSource(state: PortState, error: ErrorRecord): string {
   const line = error.errorLine ?? error.message.split('\n')[0] ?? '';
+  const absent =
+    /required directory (?:\.\/)?(\S+) does not exist/.exec(error.message)?.[1] ??
+    /required file '([^']+)\/Makefile\.in' not found/.exec(error.message)?.[1];
+  if (absent)
+    return `The source has no \`${absent}/\`, which its Makefile.am builds: vendored code that the release (a repacked tarball) or the checkout leaves out. Give the source with that folder, build against the system library it bundles instead (a configure switch, or Debian's packaging of the package), or leave \`${absent}\` out of SUBDIRS and configure.ac in a custom plan if the package can do without it.`;
   if (/HTTP 404|cannot get the Debian source package|Unable to find a source package|not found/i.test(line))
     return `The source \`${state.source.spec}\` is not where it was looked for (${quote(line)}): the archive no longer has that version, or never had that name. Check the name and version against the archive (for a Debian source, the version trixie has now), or give the source as a tarball, a git URL or a local folder.`;
   if (/resolve|network|timed out|fetch failed|connect|ECONN|EAI_AGAIN|apt-get update failed/i.test(line))
