@@ -44,6 +44,9 @@ interface Row {
   errorCategory: string;
   errorLine: string;
   attempts: number;
+  /** Repairs applied (heuristics, fixer), from state.json: a repair starts the plan afresh, so
+   * `attempts` of a port that ended verified counts only the failures after the last one. */
+  repairs: number;
   seconds: number;
   tests: string;
   llmCalls: number;
@@ -113,6 +116,11 @@ async function portOne(corpus: Corpus, name: string, note: string, commit: strin
   const tests = r.tests as { ran: boolean; passed: number; failed: number } | null | undefined;
   const lastError = r.lastError as { evidence?: string } | null | undefined;
   const stderrLast = run.stderr.trim().split('\n').at(-1) ?? '';
+  let repairs = 0;
+  try {
+    const state = JSON.parse(readFileSync(join(String(r.outDir ?? ''), 'state.json'), 'utf8'));
+    repairs = (state.fixAttempts as { outcome: string }[]).filter((f) => f.outcome === 'applied').length;
+  } catch {}
   return {
     corpus,
     name,
@@ -124,6 +132,7 @@ async function portOne(corpus: Corpus, name: string, note: string, commit: strin
     errorCategory: String(r.errorCategory ?? (r.result ? '-' : 'NO_RESULT')),
     errorLine: (lastError?.evidence ?? (r.result ? '' : stderrLast)).replace(/\s+/g, ' ').slice(0, 160),
     attempts: Number(r.attempts ?? 0),
+    repairs,
     seconds,
     tests: tests?.ran ? `${tests.passed} passed, ${tests.failed} failed` : 'not run',
     llmCalls: Number((r.llm as { calls?: number } | undefined)?.calls ?? 0),
@@ -144,12 +153,12 @@ function render(rows: readonly Row[]): string {
     const verified = mine.filter((r) => r.result === 'verified').length;
     lines.push(`#### ${corpus}: ${verified} of ${mine.length} verified`, '');
     lines.push(
-      '| package | result | exit | category | attempts | wall time | mode | build system | tests | error line |',
+      '| package | result | exit | category | attempts | repairs | wall time | mode | build system | tests | error line |',
     );
-    lines.push('|---|---|---|---|---|---|---|---|---|---|');
+    lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of mine)
       lines.push(
-        `| ${r.name} | ${r.result} | ${r.exitCode} | ${r.errorCategory} | ${r.attempts} | ${r.seconds} s | ${r.mode} | ${r.buildSystem} | ${r.tests} | ${cell(r.errorLine)} |`,
+        `| ${r.name} | ${r.result} | ${r.exitCode} | ${r.errorCategory} | ${r.attempts} | ${r.repairs ?? '?'} | ${r.seconds} s | ${r.mode} | ${r.buildSystem} | ${r.tests} | ${cell(r.errorLine)} |`,
       );
     lines.push('');
   }
@@ -196,6 +205,7 @@ if (!values.table) {
           errorCategory: 'NO_RESULT',
           errorLine: String((error as Error).message).slice(0, 160),
           attempts: 0,
+          repairs: 0,
           seconds: 0,
           tests: 'not run',
           llmCalls: 0,
