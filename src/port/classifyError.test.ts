@@ -14,6 +14,7 @@ describe('classifyError', () => {
     ['zlib_wrap.c:3:10: fatal error: zlib.h: No such file or directory', 'DEPENDENCY'],
     ["Package 'libpng', required by 'virtual:world', not found", 'DEPENDENCY'],
     ["No package 'ogg' found", 'DEPENDENCY'],
+    ['configure: error: Package requirements (json) were not met:', 'DEPENDENCY'],
     ['-- Could NOT find ZLIB (missing: ZLIB_LIBRARY ZLIB_INCLUDE_DIR)', 'DEPENDENCY'],
     ['/usr/bin/ld: cannot find -lncurses: No such file or directory', 'DEPENDENCY'],
     ['Run-time dependency glib-2.0 found: NO (tried pkgconfig)', 'DEPENDENCY'],

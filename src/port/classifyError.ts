@@ -33,7 +33,7 @@ const RULES: readonly CategoryRule[] = [
   {
     category: 'DEPENDENCY',
     pattern:
-      /fatal error: [^:]+\.(h|hpp|hh|hxx): no such file or directory|no package '[^']+' found|package '[^']+',? (required by '[^']+', )?not found|could not find (a )?(package|module)|could not find [A-Za-z0-9_]+ \(missing:|run-time dependency .* found: no|dependency "[^"]+" not found|cannot find -l[\w+.-]+|unable to locate package|no matching package named|cannot find package|^configure: \*+ .*\b(requires .* support|please install)\b|^configure: error: .*\b(not found|(is|are) required|please install)\b|checking for [^\n]*\.\.\. no\s*$/im,
+      /fatal error: [^:]+\.(h|hpp|hh|hxx): no such file or directory|no package '[^']+' found|package '[^']+',? (required by '[^']+', )?not found|could not find (a )?(package|module)|could not find [A-Za-z0-9_]+ \(missing:|run-time dependency .* found: no|dependency "[^"]+" not found|cannot find -l[\w+.-]+|unable to locate package|no matching package named|cannot find package|^configure: \*+ .*\b(requires .* support|please install)\b|^configure: error: .*\b(not found|(is|are) required|please install)\b|package requirements \([^)]*\) were not met|checking for [^\n]*\.\.\. no\s*$/im,
   },
   {
     category: 'MISSING_TOOLS',
