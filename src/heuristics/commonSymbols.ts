@@ -1,4 +1,4 @@
-import { withEnv } from './planEdits.ts';
+import { withCompilerFlag } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /**
@@ -25,12 +25,7 @@ export const commonSymbols: RecoveryHeuristic = {
     return { key: 'fcommon', reason: `the symbol ${symbol} is defined in several objects${where}` };
   },
   async apply(ctx) {
-    let plan = ctx.plan;
-    for (const flags of ['CFLAGS', 'CXXFLAGS'] as const) {
-      plan = plan.env?.[flags]
-        ? withEnv(plan, flags, '-fcommon', 'append')
-        : withEnv(plan, flags, '-g -O2 -fcommon');
-    }
+    const plan = withCompilerFlag(ctx.plan, ['CFLAGS', 'CXXFLAGS'], '-fcommon');
     return {
       applied: true,
       description: 'build with CFLAGS and CXXFLAGS including -fcommon',

@@ -1,4 +1,4 @@
-import { withEnv } from './planEdits.ts';
+import { withCompilerFlag } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /**
@@ -22,9 +22,7 @@ export const includeCstdint: RecoveryHeuristic = {
     return { key: 'cstdint', reason: `C++ without <cstdint>: ${line.trim()}` };
   },
   async apply(ctx) {
-    const plan = ctx.plan.env?.CXXFLAGS
-      ? withEnv(ctx.plan, 'CXXFLAGS', '-include cstdint', 'append')
-      : withEnv(ctx.plan, 'CXXFLAGS', '-g -O2 -include cstdint');
+    const plan = withCompilerFlag(ctx.plan, ['CXXFLAGS'], '-include cstdint');
     return {
       applied: true,
       description: 'build with CXXFLAGS including -include cstdint',

@@ -1,4 +1,4 @@
-import { withEnv } from './planEdits.ts';
+import { withCompilerFlag } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /** Absolute-address relocations of the medlow code model that no longer reach their target. */
@@ -21,12 +21,7 @@ export const mcmodelMedany: RecoveryHeuristic = {
       : null;
   },
   async apply(ctx) {
-    let plan = ctx.plan;
-    // A variable that was not set gets the usual defaults too: setting it replaces configure's -g -O2.
-    for (const name of ['CFLAGS', 'CXXFLAGS', 'FFLAGS', 'FCFLAGS'])
-      plan = plan.env?.[name]
-        ? withEnv(plan, name, '-mcmodel=medany', 'append')
-        : withEnv(plan, name, '-g -O2 -mcmodel=medany');
+    const plan = withCompilerFlag(ctx.plan, ['CFLAGS', 'CXXFLAGS', 'FFLAGS', 'FCFLAGS'], '-mcmodel=medany');
     return {
       applied: true,
       description: 'compile with -mcmodel=medany (CFLAGS, CXXFLAGS, FFLAGS, FCFLAGS)',

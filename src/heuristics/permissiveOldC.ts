@@ -1,4 +1,4 @@
-import { withEnv } from './planEdits.ts';
+import { withCompilerFlag } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /**
@@ -9,9 +9,6 @@ import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 const GCC14_ERRORS =
   /error: (implicit declaration of function|type defaults to ‘int’|type defaults to 'int')|\[-W(implicit-function-declaration|implicit-int|int-conversion|incompatible-pointer-types|return-mismatch|declaration-missing-parameter-type)\]/;
 
-/** The flags the build gets when nothing else sets them (autoconf's default, plus the switch). */
-export const PERMISSIVE_CFLAGS = '-g -O2 -fpermissive';
-
 export const permissiveOldC: RecoveryHeuristic = {
   name: 'permissive-old-c',
   description: "compile old C with -fpermissive (GCC 14's new errors become warnings again)",
@@ -20,10 +17,7 @@ export const permissiveOldC: RecoveryHeuristic = {
     return line ? { key: 'cflags', reason: `GCC 14 rejects old C: ${line.trim()}` } : null;
   },
   async apply(ctx) {
-    const current = ctx.plan.env?.CFLAGS;
-    const plan = current
-      ? withEnv(ctx.plan, 'CFLAGS', '-fpermissive', 'append')
-      : withEnv(ctx.plan, 'CFLAGS', PERMISSIVE_CFLAGS);
+    const plan = withCompilerFlag(ctx.plan, ['CFLAGS'], '-fpermissive');
     return { applied: true, description: 'build with CFLAGS including -fpermissive', commands: [], plan };
   },
 };

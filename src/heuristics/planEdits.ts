@@ -26,6 +26,23 @@ export function withEnv(
   return { ...plan, env: { ...plan.env, [name]: next } };
 }
 
+/** What autoconf gives CFLAGS and the like when nothing sets them. */
+const DEFAULT_FLAGS = '-g -O2';
+
+/**
+ * Adds a compiler flag to each of the flags variables: appended where the plan sets the variable,
+ * else the usual defaults plus the flag (setting a variable replaces configure's own -g -O2).
+ */
+export function withCompilerFlag(plan: BuildPlan, names: readonly string[], flag: string): BuildPlan {
+  return names.reduce(
+    (edited, name) =>
+      edited.env?.[name]
+        ? withEnv(edited, name, flag, 'append')
+        : withEnv(edited, name, `${DEFAULT_FLAGS} ${flag}`),
+    plan,
+  );
+}
+
 /** Inserts a phase before another (or at the end), replacing one of the same name. */
 export function withPhaseBefore(plan: BuildPlan, phase: PlanPhase, before: PlanPhase['name']): BuildPlan {
   const rest = plan.phases.filter((p) => p.name !== phase.name);
