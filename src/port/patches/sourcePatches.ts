@@ -110,7 +110,7 @@ export interface SeriesPatch {
 /**
  * Canonical git diffs of a series of patches applied in order to the source, each against the
  * source with the earlier accepted ones applied. A patch the diff guard refuses, or that does
- * not apply cleanly, or that `accept` turns down, is skipped with the reason and the series goes
+ * not apply cleanly, or whose result cannot be recorded, is skipped with the reason and the series goes
  * on without it. As for canonicalPatch, only the index of a scratch repository changes, never
  * the source.
  */
@@ -118,8 +118,6 @@ export async function canonicalSeries(
   sourceDir: string,
   series: readonly SeriesPatch[],
   scratchParent: string,
-  /** Says why a patch that applied is not wanted after all (by the files it changes), or null. */
-  accept?: (files: readonly string[]) => string | null,
 ): Promise<{
   accepted: { name: string; diff: string; files: string[] }[];
   skipped: { name: string; reason: string }[];
@@ -153,13 +151,12 @@ export async function canonicalSeries(
         const after = await writeTree(gitDir, index);
         if (!after) return { error: 'cannot record the patched source' };
         const diff = await diffOfTrees(gitDir, base, after);
-        const refusal = 'error' in diff ? diff.error : (accept?.(diff.files) ?? null);
-        if (refusal === null && !('error' in diff)) {
+        if (!('error' in diff)) {
           accepted.push({ name: patch.name, ...diff });
           base = after;
           continue;
         }
-        skipped.push({ name: patch.name, reason: refusal ?? 'skipped' });
+        skipped.push({ name: patch.name, reason: diff.error });
         const reset = await git(gitDir, ['read-tree', base], { index });
         if (reset.exitCode !== 0) return { error: 'cannot undo a skipped patch' };
       }
