@@ -1,4 +1,4 @@
-import { diagnosticLines, firstErrorLine } from './firstErrorLine.ts';
+import { diagnosticLines, type ErrorLine, firstErrorLine } from './firstErrorLine.ts';
 import type { ErrorCategory, Severity } from './vocabulary.ts';
 
 interface CategoryRule {
@@ -108,7 +108,13 @@ export interface Classification {
  * Sorts a failed command's output into an error category, by rules only. Warnings, notes and
  * the source lines a compiler quotes are not read: their text is the program's own.
  */
-export function classifyError(output: string, facts: { timedOut?: boolean } = {}): Classification {
+export function classifyError(
+  output: string,
+  facts: {
+    timedOut?: boolean /** the output's first error line, when the caller has it */;
+    errorLine?: ErrorLine | null;
+  } = {},
+): Classification {
   if (facts.timedOut)
     return {
       category: 'TIMEOUT',
@@ -125,7 +131,7 @@ export function classifyError(output: string, facts: { timedOut?: boolean } = {}
       ? null
       : { category: rule.category, severity: SEVERITY[rule.category], evidence: line.trim() };
   };
-  const errorLine = firstErrorLine(output)?.text;
+  const errorLine = (facts.errorLine !== undefined ? facts.errorLine : firstErrorLine(output))?.text;
   const overriding = RULES.filter((r) => OVERRIDING.has(r.category));
   for (const rule of overriding) {
     const found = decide(rule, lines);

@@ -26,12 +26,12 @@ export interface ErrorInput {
  * warning another file printed after the failure).
  */
 export function makeError(input: ErrorInput): ErrorRecord {
-  const fromOutput = classifyError(input.output, { timedOut: input.timedOut ?? false });
+  const errorLine = firstErrorLine(input.output);
+  const fromOutput = classifyError(input.output, { timedOut: input.timedOut ?? false, errorLine });
   const classified = input.evidence ? { ...fromOutput, evidence: input.evidence } : fromOutput;
   const category = input.category ?? classified.category;
   const lines = input.output.split('\n');
   const message = lines.slice(-ERROR_TAIL_LINES).join('\n').trim() || '(no output)';
-  const errorLine = firstErrorLine(input.output);
   // Lines the tail does not show are put before it: the error line, and the deciding line.
   const before = [
     ...(errorLine && errorLine.index < lines.length - ERROR_TAIL_LINES ? [errorLine.text] : []),
