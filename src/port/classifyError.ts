@@ -111,7 +111,8 @@ export interface Classification {
 export function classifyError(
   output: string,
   facts: {
-    timedOut?: boolean /** the output's first error line, when the caller has it */;
+    timedOut?: boolean;
+    /** The output's first error line, when the caller has it. */
     errorLine?: ErrorLine | null;
   } = {},
 ): Classification {
