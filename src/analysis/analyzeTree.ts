@@ -1,5 +1,6 @@
 import type { BuildSystemCandidate } from './buildSystems/index.ts';
 import { type AutotoolsHelper, checkAutotoolsHelpers } from './checkAutotoolsHelpers.ts';
+import { type ExtraLanguage, extraCompiledLanguages } from './compiledLanguages.ts';
 import { countCompiledSources } from './countCompiledSources.ts';
 import type { ContentsLookup } from './dependencies/ContentsIndex.ts';
 import type { Dependency } from './dependencies/Dependency.ts';
@@ -34,6 +35,8 @@ export interface Analysis {
   files: number;
   /** Files of compiled languages (C, C++, assembly, Fortran, Go, Rust, …): 0 means data or scripts only. */
   compiledSources: number;
+  /** Compiled languages beyond C and C++ whose compiler the build needs (Objective-C, Ada). */
+  extraLanguages: ExtraLanguage[];
   /** Symbolic links left out because they lead out of the tree: their targets were never read. */
   refusedLinks: RefusedLink[];
   durationMs: number;
@@ -74,6 +77,7 @@ export function analyzeTree(root: string, options: AnalyzeTreeOptions): Analysis
     autotoolsHelpers: checkAutotoolsHelpers(tree),
     files: tree.files.length,
     compiledSources: countCompiledSources(tree),
+    extraLanguages: extraCompiledLanguages(tree),
     refusedLinks: [...tree.refusedLinks],
     durationMs: Math.round(performance.now() - started),
   };

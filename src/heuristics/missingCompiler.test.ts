@@ -18,6 +18,18 @@ describe('missing-compiler', () => {
     expect(missingCompilers(fixture('cmake-unknown-compiler'))).toEqual(['gfortran']);
   });
 
+  it("reads gcc's missing front end as the compiler package that brings it", () => {
+    expect(
+      missingCompilers(
+        "gcc: fatal error: cannot execute 'cc1obj': posix_spawnp: No such file or directory\ncompilation terminated.",
+      ),
+    ).toEqual(['gobjc']);
+    expect(
+      missingCompilers("gcc-14: error: cannot execute '/usr/libexec/gcc/x/14/f951': exec failed"),
+    ).toEqual(['gfortran']);
+    expect(missingCompilers("gcc: fatal error: cannot execute 'cc1': No such file")).toEqual([]);
+  });
+
   it('installs the first compiler that Debian packages for riscv64', async () => {
     const t = heuristicContext(fixture('meson-unknown-compiler'), {
       failure: { phase: 'configure', command: 'meson setup build' },

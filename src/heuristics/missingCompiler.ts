@@ -6,6 +6,19 @@ const MESON_UNKNOWN = /ERROR: Unknown compiler\(s\): (\[.*\])\s*$/m;
 /** CMake: `No CMAKE_Fortran_COMPILER could be found.` (a language of `project()` or `enable_language()`). */
 const CMAKE_NO_COMPILER = /No CMAKE_(\w+)_COMPILER could be found/;
 
+/** gcc: `gcc: fatal error: cannot execute 'cc1obj': …` (the driver is there, its front end is not). */
+const GCC_NO_FRONT_END = /cannot execute '(?:[^'\n]*\/)?(cc1obj|cc1objplus|f951|gnat1|cc1d|go1)'/;
+
+/** The Debian program whose package brings each gcc front end. */
+const GCC_FRONT_END_COMPILERS: Readonly<Record<string, string>> = {
+  cc1obj: 'gobjc',
+  cc1objplus: 'gobjc++',
+  f951: 'gfortran',
+  gnat1: 'gnat',
+  cc1d: 'gdc',
+  go1: 'gccgo',
+};
+
 /** The programs that compile a CMake language, in the order Debian users would pick them. */
 const CMAKE_LANGUAGE_COMPILERS: Readonly<Record<string, readonly string[]>> = {
   C: ['gcc'],
@@ -29,13 +42,15 @@ export function missingCompilers(output: string): string[] {
       .map((m) => [...(m[1] ?? '').matchAll(/'([^']+)'/g)].map((w) => w[1] as string).at(-1))
       .filter((name): name is string => !!name && /^[\w+.-]+$/.test(name));
   }
+  const frontEnd = GCC_NO_FRONT_END.exec(output)?.[1];
+  if (frontEnd) return [GCC_FRONT_END_COMPILERS[frontEnd] as string];
   const language = CMAKE_NO_COMPILER.exec(output)?.[1];
   return language ? [...(CMAKE_LANGUAGE_COMPILERS[language] ?? [])] : [];
 }
 
 /**
  * A language whose compiler the image lacks (a D part built with meson: ldc2, gdc; Fortran in a
- * CMake project): the Debian package of the first compiler the build system would accept is
+ * CMake project, Objective-C sources given to a gcc without cc1obj): the Debian package of the first compiler the build system would accept is
  * installed and added to the plan. None packaged for riscv64: nothing is applied, and the
  * escalation names the compilers.
  */

@@ -1,3 +1,4 @@
+import type { ExtraLanguage } from '../analysis/compiledLanguages.ts';
 import type { ContentsLookup } from '../analysis/dependencies/ContentsIndex.ts';
 import type { RecoveryHeuristic } from '../heuristics/RecoveryHeuristic.ts';
 import type { LlmClient } from '../llm/index.ts';
@@ -42,9 +43,9 @@ export interface PortServices {
   /**
    * Decides the sandbox mode for the acquired source (a userland proof holds for one source tree)
    * and points the sandbox provider at it; init calls it before any sandbox is made. Absent: the
-   * mode of the options stands.
+   * mode of the options stands. `languages`: the analysis's compiled languages beyond C and C++.
    */
-  chooseMode?(sourceTree: string): ModeChoice;
+  chooseMode?(sourceTree: string, languages?: readonly ExtraLanguage[]): ModeChoice;
   /**
    * The package names apt in the sandbox can install (the rootfs image's package lists), loaded
    * once; null when unknown. Absent: LLM-proposed package names are checked by form only.

@@ -24,6 +24,7 @@ import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
 import { localHeadCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
 import { chooseSandboxMode, type RequestedMode } from './chooseSandboxMode.ts';
+import { modeForLanguages } from './modeForLanguages.ts';
 import { type PortFiles, writeCacheHitOutputs, writePortOutputs } from './outputs/writePortOutputs.ts';
 import type { PortServices, SandboxProvider } from './PortServices.ts';
 import { createPortState, type PortState } from './PortState.ts';
@@ -220,8 +221,9 @@ export async function runPort(
     installable: once(() =>
       loadInstallablePackages(imageAptLists(sandboxPaths(home).image(keys.rootfs))).catch(() => null),
     ),
-    chooseMode: (sourceTree) => {
-      const final = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree);
+    chooseMode: (sourceTree, languages = []) => {
+      const proven = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree);
+      const final = modeForLanguages(proven, request.mode, languages);
       sandbox.useMode(final.mode, imageOf(final.mode));
       return final;
     },

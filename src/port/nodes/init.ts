@@ -50,14 +50,14 @@ export const initNode = FunctionNode<PortState>({
         log: (line) => svc.progress({ type: 'note', message: line }),
       });
       const tree = await headTree(acquired.gitDir, { signal: ctx.signal });
-      const choice = svc.chooseMode?.(tree);
-      if (choice) svc.progress({ type: 'note', message: `sandbox mode ${choice.mode}: ${choice.reason}` });
       const contents = await svc.contents();
       const analysis = analyzeTree(acquired.dir, {
         name: acquired.name,
         contents,
         contentsUnavailableReason: contents ? null : 'the Debian Contents index could not be loaded',
       });
+      const choice = svc.chooseMode?.(tree, analysis.extraLanguages);
+      if (choice) svc.progress({ type: 'note', message: `sandbox mode ${choice.mode}: ${choice.reason}` });
       const { findings, ...scripted } = analysis;
       const debian = await debianStart(acquired, svc);
       return {
