@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { joinPath } from '../SourceTree.ts';
 import { type BuildSystemDetector, PARALLEL } from './BuildSystemDetector.ts';
+import { makeBuildGoal } from './makeBuildGoal.ts';
 
 const MAKEFILES = ['GNUmakefile', 'Makefile', 'makefile'];
 
@@ -24,13 +25,18 @@ export const make: BuildSystemDetector = {
     return {
       confidence: (targets ? 0.6 : 0.45) + bias,
       evidence: [joinPath(dir, makefile)],
-      details: { hasCheck: /^check\s*:/m.test(text), hasTest: /^test\s*:/m.test(text) },
+      details: {
+        hasCheck: /^check\s*:/m.test(text),
+        hasTest: /^test\s*:/m.test(text),
+        goal: makeBuildGoal(text),
+      },
     };
   },
   defaultPlan(candidate) {
     const test = candidate.details.hasCheck ? 'check' : candidate.details.hasTest ? 'test' : null;
+    const goal = typeof candidate.details.goal === 'string' ? ` ${candidate.details.goal}` : '';
     return [
-      { name: 'build', commands: [`make ${PARALLEL}`] },
+      { name: 'build', commands: [`make ${PARALLEL}${goal}`] },
       ...(test ? [{ name: 'test' as const, commands: [`make ${PARALLEL} ${test}`] }] : []),
       { name: 'install', commands: ['make DESTDIR="$RVPORT_DESTDIR" PREFIX=/usr install'] },
     ];
