@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentsLookup } from '../analysis/dependencies/ContentsIndex.ts';
+import { ContentsIndex } from '../analysis/dependencies/ContentsIndex.ts';
 import { findPackageFor } from './findPackageFor.ts';
 
 /** A Contents index that knows a few riscv64 files. */
@@ -22,5 +23,21 @@ describe('findPackageFor', () => {
 
   it('finds a program', () => {
     expect(findPackageFor(contents, 'command', 'gperf')).toBe('gperf');
+  });
+
+  it('finds a header named with its folder one or two folders below usr/include, never a bare name', () => {
+    const index = ContentsIndex.fromText(
+      [
+        'usr/include/GNUstep/Foundation/Foundation.h\tlibgnustep-base-dev',
+        'usr/include/zlib.h\tzlib1g-dev',
+        'usr/include/foo/config.h\tlibfoo-dev',
+        'usr/include/bar/config.h\tlibbar-dev',
+        'usr/include/a/b/c/deep/x.h\tlibdeep-dev',
+      ].join('\n'),
+    );
+    expect(findPackageFor(index, 'header', 'Foundation/Foundation.h')).toBe('libgnustep-base-dev');
+    expect(findPackageFor(index, 'header', 'zlib.h')).toBe('zlib1g-dev');
+    expect(findPackageFor(index, 'header', 'config.h')).toBeNull();
+    expect(findPackageFor(index, 'header', 'deep/x.h')).toBeNull();
   });
 });

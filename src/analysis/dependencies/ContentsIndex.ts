@@ -64,6 +64,8 @@ export interface ContentsLookup {
   lookup(paths: Iterable<string>): Map<string, string[]>;
   /** Every path under a folder (`usr/share/cargo/registry/`), in one pass. */
   under?(prefix: string): Map<string, string[]>;
+  /** Every path that ends with `/suffix`, in one pass. */
+  endingWith?(suffix: string): Map<string, string[]>;
 }
 
 /** The cached, filtered index: one `path\tpkg,pkg` line per file. */
@@ -109,6 +111,20 @@ export class ContentsIndex implements ContentsLookup {
       const tab = text.indexOf('\t', start);
       if (tab !== -1 && tab < end) found.set(text.slice(start, tab), text.slice(tab + 1, end).split(','));
       at = text.indexOf(`\n${prefix}`, end);
+    }
+    return found;
+  }
+
+  endingWith(suffix: string): Map<string, string[]> {
+    const found = new Map<string, string[]>();
+    const text = this.text;
+    const needle = `/${suffix}\t`;
+    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
+      const start = text.lastIndexOf('\n', at) + 1;
+      let end = text.indexOf('\n', at);
+      if (end === -1) end = text.length;
+      const tab = at + needle.length - 1;
+      found.set(text.slice(start, tab), text.slice(tab + 1, end).split(','));
     }
     return found;
   }
