@@ -46,6 +46,26 @@ describe('configure-missing-dependency', () => {
     expect(fromConfigLog(configLog)).toEqual([{ kind: 'library', name: 'idn' }]);
   });
 
+  it("takes pkgconf's wording, and an alternative module the same check tried before", () => {
+    const log = [
+      'configure:5001: checking for JSON',
+      'configure:5002: $PKG_CONFIG --exists --print-errors "json-c"',
+      "Package 'json-c', required by 'virtual:world', not found",
+      'configure:5010: result: no',
+      'configure:5020: checking for GLIB',
+      'configure:5030: result: yes',
+      'configure:5040: checking for JSON',
+      'configure:5041: $PKG_CONFIG --exists --print-errors "json"',
+      "Package 'json', required by 'virtual:world', not found",
+      'configure:5050: result: no',
+      'configure:5060: error: Package requirements (json) were not met:',
+    ].join('\n');
+    expect(fromConfigLog(log)).toEqual([
+      { kind: 'pkgconfig', name: 'json' },
+      { kind: 'pkgconfig', name: 'json-c' },
+    ]);
+  });
+
   it('takes a failed header check printed before the error', async () => {
     const lines = output.split('\n');
     // the same run, had configure checked a header last (AC_CHECK_HEADER prints this line)

@@ -98,17 +98,36 @@ function relatedChecks(before: string, message: string): NamedDependency[] {
 export function fromConfigLog(log: string): NamedDependency[] {
   const end = log.search(/^## -+ ##\n## Cache variables\. ##/m);
   const checks = (end === -1 ? log : log.slice(0, end)).split(/^configure:\d+: checking /m).slice(1);
-  for (const check of checks.slice(-3).reverse()) {
-    const out: NamedDependency[] = [];
-    for (const m of check.matchAll(/fatal error: ([\w+./-]+): No such file or directory/g))
-      out.push({ kind: 'header', name: m[1] as string });
-    for (const m of check.matchAll(new RegExp(`cannot find -l(${NAME}?)(?::|\\s|$)`, 'gm')))
-      out.push({ kind: 'library', name: m[1] as string });
-    for (const m of check.matchAll(new RegExp(`No package '(${NAME})' found`, 'g')))
-      out.push({ kind: 'pkgconfig', name: m[1] as string });
-    if (out.length > 0) return out;
+  const subject = (check: string) => check.slice(0, check.indexOf('\n'));
+  for (let last = checks.length - 1; last >= Math.max(0, checks.length - 3); last--) {
+    const latest = checks[last] as string;
+    const out = wantedIn(latest);
+    if (out.length === 0) continue;
+    // a check made again under the same name tried an alternative first (PKG_CHECK_MODULES of
+    // json-c, then of the legacy json): the alternatives are wanted too, latest first
+    const alternatives = checks
+      .slice(0, last)
+      .filter((c) => subject(c) === subject(latest))
+      .reverse()
+      .flatMap(wantedIn);
+    return [...out, ...alternatives];
   }
   return [];
+}
+
+/** What one config.log check lacked: the compiler's header, the linker's library, pkg-config's module. */
+function wantedIn(check: string): NamedDependency[] {
+  const out: NamedDependency[] = [];
+  for (const m of check.matchAll(/fatal error: ([\w+./-]+): No such file or directory/g))
+    out.push({ kind: 'header', name: m[1] as string });
+  for (const m of check.matchAll(new RegExp(`cannot find -l(${NAME}?)(?::|\\s|$)`, 'gm')))
+    out.push({ kind: 'library', name: m[1] as string });
+  // pkg-config says `No package 'x' found`; pkgconf says `Package 'x', required by 'virtual:world', not found`
+  for (const m of check.matchAll(
+    new RegExp(`No package '(${NAME})' found|Package '(${NAME})', required by '[^']*', not found`, 'g'),
+  ))
+    out.push({ kind: 'pkgconfig', name: (m[1] ?? m[2]) as string });
+  return out;
 }
 
 function unique(list: NamedDependency[]): NamedDependency[] {
