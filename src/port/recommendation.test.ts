@@ -113,6 +113,24 @@ describe('recommendation (escalation.md)', () => {
     expect(recommendation(portState({ errors: [error] }))).toMatch(/configure with --without-libidn/);
   });
 
+  it('says a meson.build was written for another meson, naming the call and the version', () => {
+    const error = {
+      ...makeError({
+        node: 'build',
+        output: [
+          'The Meson build system',
+          'Version: 1.7.0',
+          'Project name: Demo',
+          'meson.build:58:36: ERROR: Unknown method "unittest_args" in object <[CompilerHolder] holds [LLVMDCompiler]> of type CompilerHolder.',
+        ].join('\n'),
+      }),
+      category: 'CONFIGURATION' as const,
+    };
+    expect(recommendation(portState({ errors: [error] }))).toMatch(
+      /^`meson\.build:58` uses `unittest_args`, which meson 1\.7\.0 \(the sandbox's, Debian trixie's\) does not have/,
+    );
+  });
+
   it('says what to do about a source the archive answers 404 for', () => {
     const error = makeError({
       node: 'init',

@@ -126,6 +126,27 @@ function recommendSource(state: PortState, error: ErrorRecord): string {
   return `The source \`${state.source.spec}\` could not be used (${quote(line)}). Give a folder, a tarball, a git URL or debian:NAME[=VERSION], and run the port again.`;
 }
 
+/**
+ * A build file written for another version of its build system: meson's `Unknown method "x" in
+ * object`, `Unknown function "x"`, `Got unknown keyword arguments "x"`; CMake's `Unknown CMake
+ * command "x"`. The sandbox has one version (Debian trixie's); the call names what to change.
+ */
+function buildSystemApi(text: string): string | null {
+  const meson =
+    /^(\S+?:\d+):\d+: ERROR: (?:Unknown method "(\w+)" in object|Unknown function "(\w+)"|[\w ]*[Gg]ot unknown keyword arguments? "([\w", ]+)")/m.exec(
+      text,
+    );
+  if (meson) {
+    const version = /^(?:The Meson build system\n)?Version: (\d[\w.]*)/m.exec(text)?.[1];
+    const name = meson[2] ?? meson[3] ?? meson[4];
+    return `\`${meson[1]}\` uses \`${name}\`, which meson${version ? ` ${version}` : ''} (the sandbox's, Debian trixie's) does not have: the meson.build was written for an older or newer meson. Port a version of the package made for this meson, or patch that call (Debian's packaging of the package often carries the patch), then run the port again.`;
+  }
+  const cmake = /CMake Error at (\S+?:\d+) \(\w+\):\s*\n\s*Unknown CMake command "(\w+)"/.exec(text);
+  if (cmake)
+    return `\`${cmake[1]}\` calls \`${cmake[2]}\`, which this CMake does not know: a command defined by a module or a submodule the tree lacks, or one of another CMake version. Give the source with that module (or its submodule), or patch the call, then run the port again.`;
+  return null;
+}
+
 function recommendConfiguration(error: ErrorRecord): string {
   const line = error.errorLine ?? error.evidence;
   if (
@@ -135,6 +156,8 @@ function recommendConfiguration(error: ErrorRecord): string {
     )
   )
     return `The build takes its version from \`git describe\`, which has no tag to describe in this checkout (${quote(line)}). Port a clone with its tags (\`git fetch --tags\`), a release tarball (it carries a version file), or give the build its version: the project's own version variable (a -D…VERSION=… option), a \`.tarball-version\`/\`VERSION\` file, or a tag \`vX.Y.Z\` on the commit.`;
+  const api = buildSystemApi(error.message);
+  if (api) return api;
   const option = /--(with|enable)-([\w+-]+)/.exec(line ?? '');
   if (option)
     return `configure stopped at ${quote(line)}. If that part is optional, configure with --${option[1] === 'with' ? 'without' : 'disable'}-${option[2]}; otherwise install what it needs and run the port again.`;
