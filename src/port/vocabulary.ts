@@ -36,11 +36,17 @@ export const ERROR_CATEGORIES = [
 ] as const;
 export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
 
-/** Errors no fix can get past: the port stops and a person decides. */
+/**
+ * Errors no fix can get past: the port stops and a person decides. SOURCE_UNAVAILABLE among them:
+ * code the source lacks (a submodule without content, a vendored folder a release leaves out)
+ * is not something a fix to the build can write; the heuristics that build without it have had
+ * their go before the error is recorded.
+ */
 export const FUNDAMENTAL_BLOCKERS: ReadonlySet<ErrorCategory> = new Set([
   'LICENSE_INCOMPATIBLE',
   'REQUIRES_HARDWARE',
   'ARCHITECTURE_IMPOSSIBLE',
+  'SOURCE_UNAVAILABLE',
 ]);
 
 /** A limit of the sandbox stopped the command: the port ends, with the limit named. */

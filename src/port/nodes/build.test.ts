@@ -244,7 +244,11 @@ describe('build node and a submodule the checkout has no content of', () => {
       state,
       fakePortServices(sandbox, { heuristics: recoveryHeuristics }),
     );
-    expect(update.buildStatus).toBe('FAILED');
+    // code the checkout lacks is no fixer's to write: the port escalates without one
+    expect(update.buildStatus).toBe('ESCALATED');
+    expect(update.escalationReason).toMatch(
+      /^a fundamental blocker \(SOURCE_UNAVAILABLE\): the submodule `framework`/,
+    );
     const error = update.errors?.at(-1);
     expect(error?.category).toBe('SOURCE_UNAVAILABLE');
     expect(error?.evidence).toBe(
