@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { DOC_DIR } from './failingDirectory.ts';
-import { shellQuote, withPrepareCommands } from './planEdits.ts';
+import { shellQuote, withoutSubdirCommand, withPrepareCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /** automake: `Makefile.am:19: error: required directory ./doc does not exist`. */
@@ -35,7 +35,7 @@ export const automakeMissingDirectory: RecoveryHeuristic = {
     const [makefileAm, line, folder] = match.key.split(':') as [string, string, string];
     const root = posix.join('$RVPORT_SRC', ctx.plan.dir);
     const name = posix.basename(folder);
-    const fromSubdirs = `sed -i -E ${shellQuote(`${line}s/(^|[[:space:]=])${name}([[:space:]]|\\\\|$)/\\1\\2/g`)} "${root}/${makefileAm}"`;
+    const fromSubdirs = withoutSubdirCommand(`${root}/${makefileAm}`, name, Number(line));
     const fromConfigure = `for f in "${root}/configure.ac" "${root}/configure.in"; do [ -f "$f" ] && sed -i -E ${shellQuote(`s#(^|[[:space:][])${folder.replace(/[.+]/g, '\\$&')}/([[:alnum:]_/-]*/)?Makefile([[:space:]]+|(]|$))#\\1\\4#g`)} "$f"; done; true`;
     const commands = [fromSubdirs, fromConfigure];
     return {

@@ -66,3 +66,14 @@ export function mapCommands(
 export function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
+
+/**
+ * A prepare command that takes the folder `name` out of a Makefile's SUBDIRS (Makefile.am before
+ * the bootstrap, Makefile.in before configure), on the lines `address` selects: a line number, or
+ * the SUBDIRS assignments.
+ */
+export function withoutSubdirCommand(makefile: string, name: string, address: number | 'SUBDIRS'): string {
+  const where = address === 'SUBDIRS' ? '/^SUBDIRS[[:space:]]*=/' : String(address);
+  const word = name.replace(/[.+]/g, '\\$&');
+  return `sed -i -E ${shellQuote(`${where}s/(^|[[:space:]=])${word}([[:space:]]|\\\\|$)/\\1\\2/g`)} "${makefile}"`;
+}

@@ -2,7 +2,7 @@ import { basename, posix } from 'node:path';
 import { readTextConfined } from '../fs/index.ts';
 import { buildTreeRoot } from './buildTreeRoot.ts';
 import { DOC_DIR, failingDirectory } from './failingDirectory.ts';
-import { shellQuote, withPrepareCommands } from './planEdits.ts';
+import { withoutSubdirCommand, withPrepareCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 const MISSING_INPUT = /No rule to make target '([^']+)', needed by '[^']+'/;
@@ -32,7 +32,7 @@ export const skipDocumentationSubdir: RecoveryHeuristic = {
   async apply(ctx, match) {
     const parent = posix.join('$RVPORT_SRC', posix.dirname(match.key), 'Makefile.in');
     const name = basename(match.key);
-    const sed = `sed -i -E ${shellQuote(`/^SUBDIRS[[:space:]]*=/s/([[:space:]])${name}([[:space:]]|$)/\\2/`)} "${parent}"`;
+    const sed = withoutSubdirCommand(parent, name, 'SUBDIRS');
     return {
       applied: true,
       description: `leave ${match.key} out of the build (${match.reason})`,
