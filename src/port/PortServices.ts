@@ -1,5 +1,6 @@
 import type { ExtraLanguage } from '../analysis/compiledLanguages.ts';
 import type { ContentsLookup } from '../analysis/dependencies/ContentsIndex.ts';
+import type { DebianSourceIndex } from '../debian/DebianSourceIndex.ts';
 import type { RecoveryHeuristic } from '../heuristics/RecoveryHeuristic.ts';
 import type { LlmClient } from '../llm/index.ts';
 import type { Sandbox } from '../sandbox/Sandbox.ts';
@@ -46,6 +47,11 @@ export interface PortServices {
    * mode of the options stands. `languages`: the analysis's compiled languages beyond C and C++.
    */
   chooseMode?(sourceTree: string, languages?: readonly ExtraLanguage[]): ModeChoice;
+  /**
+   * The archive's Sources index, loaded once: Debian's Build-Depends for a source without its
+   * debian.tar (see debianSourceHint). Absent or null: no hints.
+   */
+  debianSources?(): Promise<DebianSourceIndex | null>;
   /**
    * The package names apt in the sandbox can install (the rootfs image's package lists), loaded
    * once; null when unknown. Absent: LLM-proposed package names are checked by form only.

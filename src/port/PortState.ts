@@ -129,6 +129,11 @@ export interface DebianKnowledge {
   problems?: string[];
   /** Applied patches that change autotools inputs: the plan regenerates them (autoreconf). */
   regenerate?: { name: string; reason: string }[];
+  /**
+   * Set when no debian.tar was at hand: the Debian source package whose Build-Depends (from the
+   * archive's Sources index) are used, and how the tree was matched to it.
+   */
+  hint?: { package: string; version: string; via: string };
 }
 
 /** What the analyst concluded, from the LLM or from the scripted analysis. */

@@ -24,6 +24,7 @@ import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
 import { localHeadCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
 import { chooseSandboxMode, type RequestedMode } from './chooseSandboxMode.ts';
+import { loadSourceIndex } from './debianSourceHint.ts';
 import { modeForLanguages } from './modeForLanguages.ts';
 import { type PortFiles, writeCacheHitOutputs, writePortOutputs } from './outputs/writePortOutputs.ts';
 import type { PortServices, SandboxProvider } from './PortServices.ts';
@@ -220,6 +221,17 @@ export async function runPort(
     // a failed load answers null: names are then checked by form only
     installable: once(() =>
       loadInstallablePackages(imageAptLists(sandboxPaths(home).image(keys.rootfs))).catch(() => null),
+    ),
+    debianSources: once(() =>
+      loadSourceIndex({
+        aptDir: join(home, 'sources', '.debian-apt'),
+        suite,
+        ...(request.mirror ? { mirror: request.mirror } : {}),
+        log: (line) => io.progress({ type: 'note', message: line }),
+      }).catch((error: Error) => {
+        io.progress({ type: 'note', message: `Debian's Sources index could not be read: ${error.message}` });
+        return null;
+      }),
     ),
     chooseMode: (sourceTree, languages = []) => {
       const proven = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree);

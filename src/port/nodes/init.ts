@@ -7,6 +7,7 @@ import { headTree } from '../../sources/git.ts';
 import { parseSource } from '../../sources/parseSource.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
 import { debianKnowledge } from '../debianKnowledge.ts';
+import { debianSourceHint } from '../debianSourceHint.ts';
 import { PortNode } from '../nodeNames.ts';
 import { type PortServices, portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
@@ -19,7 +20,15 @@ import { makeError, recordError } from './recordError.ts';
  * that apply (the port's first patches), said in the progress.
  */
 async function debianStart(acquired: AcquiredSource, svc: PortServices): Promise<Partial<PortState>> {
-  const known = await debianKnowledge(acquired, tmpdir());
+  const packaged = await debianKnowledge(acquired, tmpdir());
+  const index = packaged?.debian.buildDepends.length ? null : await svc.debianSources?.();
+  const hint = index ? debianSourceHint(acquired, index) : null;
+  const known = hint
+    ? {
+        debian: { ...hint, problems: [...(packaged?.debian.problems ?? []), ...(hint.problems ?? [])] },
+        patches: packaged?.patches ?? [],
+      }
+    : packaged;
   if (!known) return {};
   const { debian, patches } = known;
   const skipped = debian.patchesSkipped.length ? `, ${debian.patchesSkipped.length} skipped` : '';

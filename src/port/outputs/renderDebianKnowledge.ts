@@ -9,8 +9,11 @@ export function renderDebianKnowledge(debian: DebianKnowledge | null | undefined
   for (const problem of problems) out.push(`- ${problem}`);
   if (problems.length) out.push('');
   const tried = debian.installed.length + debian.leftOut.length;
+  const from = debian.hint
+    ? `the archive's Sources index for ${debian.hint.package} ${debian.hint.version}, matched by ${debian.hint.via}`
+    : 'debian/control';
   out.push(
-    `Build-Depends (debian/control, for riscv64, packaging tools left out): ${debian.buildDepends.length} relations; ` +
+    `Build-Depends (${from}, for riscv64, packaging tools left out): ${debian.buildDepends.length} relations; ` +
       (tried === 0
         ? 'none installed (no build ran, or the plan had them all).'
         : `${debian.installed.length} installed before the build, ${debian.leftOut.length} left out.`),
