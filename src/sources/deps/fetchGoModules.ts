@@ -79,7 +79,17 @@ export async function fetchGoModules(
       const path = `${dir}/${version}.zip`;
       const have = await stored(join(options.store, path));
       const hashOf = (zip: Uint8Array) => goDirHash(readGoModuleZip(zip, entry.module, entry.version));
-      if (!have || hashOf(have) !== entry.zipHash) {
+      // a damaged stored zip is fetched again, as a missing one is
+      const storedHash = have
+        ? (() => {
+            try {
+              return hashOf(have);
+            } catch {
+              return null;
+            }
+          })()
+        : null;
+      if (storedHash !== entry.zipHash) {
         const data = await get('zip', MAX_MODULE_ZIP_BYTES);
         const hash = hashOf(data);
         if (hash !== entry.zipHash) throw mismatch(`${label}'s zip`, entry.zipHash, hash);
