@@ -7,6 +7,7 @@ import { RecipeCache } from '../../src/recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../src/recipes/recipeCacheDir.ts';
 import { type GoProxy, startGoProxy } from '../helpers/goProxyServer.ts';
 import { makePortHome } from '../helpers/portHome.ts';
+import { runCli } from '../helpers/rvportCli.ts';
 
 // A Go module with a requirement, its modules fetched host-side from a local module proxy (the
 // GOPROXY protocol over HTTP on 127.0.0.1), checked against go.sum, and built offline in the
@@ -166,5 +167,34 @@ describe('a Go module whose requirement comes from a module proxy', () => {
       }
     },
     10 * MINUTES,
+  );
+
+  it(
+    'through the CLI: --go-proxy with a tampered zip exits 1 with the reason, no stack trace',
+    async () => {
+      const honest = await startGoProxy([{ path: DEP, version: 'v1.4.0', files: DEP_FILES }]);
+      await honest.close();
+      const proxy = await startGoProxy([{ path: DEP, version: 'v1.4.0', files: DEP_FILES, tamper: true }]);
+      try {
+        const source = module('clitampered', honest.goSum);
+        writeFileSync(
+          join(source, 'go.mod'),
+          `module example.com/clitampered\n\ngo 1.22\n\nrequire ${DEP} v1.4.0\n`,
+        );
+        const run = await startCli(
+          ['port', source, '--go-proxy', proxy.url, '--offline', '--force', '--out', join(work, 'cli-out')],
+          {
+            cwd: work,
+            env: { RVPORT_HOME: home },
+          },
+        ).done;
+        expect(run.code, run.stderr).toBe(1);
+        expect(run.stderr).toMatch(/example\.com\/Tiny\/words@v1\.4\.0's zip does not match go\.sum/);
+        expect(run.stderr).not.toMatch(/\n\s+at /);
+      } finally {
+        await proxy.close();
+      }
+    },
+    5 * MINUTES,
   );
 });
