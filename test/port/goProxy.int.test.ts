@@ -7,7 +7,7 @@ import { RecipeCache } from '../../src/recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../src/recipes/recipeCacheDir.ts';
 import { type GoProxy, startGoProxy } from '../helpers/goProxyServer.ts';
 import { makePortHome } from '../helpers/portHome.ts';
-import { runCli } from '../helpers/rvportCli.ts';
+import { startCli } from '../helpers/rvportCli.ts';
 
 // A Go module with a requirement, its modules fetched host-side from a local module proxy (the
 // GOPROXY protocol over HTTP on 127.0.0.1), checked against go.sum, and built offline in the
