@@ -4,6 +4,7 @@ import type { DebianSourceIndex } from '../debian/DebianSourceIndex.ts';
 import type { RecoveryHeuristic } from '../heuristics/RecoveryHeuristic.ts';
 import type { LlmClient } from '../llm/index.ts';
 import type { Sandbox } from '../sandbox/Sandbox.ts';
+import type { DependencySources } from '../sources/deps/acquireDependencies.ts';
 import type { ModeChoice } from './chooseSandboxMode.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 
@@ -57,6 +58,8 @@ export interface PortServices {
    * once; null when unknown. Absent: LLM-proposed package names are checked by form only.
    */
   installable?(): Promise<ReadonlySet<string> | null>;
+  /** A Go module proxy and a crate registry to fetch dependencies from (absent: Debian's packages). */
+  dependencySources?: DependencySources;
   /** Debian mirror and suite for source acquisition. */
   mirror?: string;
   suite: string;

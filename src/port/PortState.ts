@@ -1,5 +1,6 @@
 import type { Finding } from '../analysis/hazards/HazardRule.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import type { FetchedDependencies } from '../sources/deps/FetchedDependency.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
 
 /** The format of a port's state; bumped when a field changes meaning. */
@@ -232,6 +233,11 @@ export interface PortState {
   /** How often each heuristic key has fired (each is limited to once per key). */
   heuristicsUsed: Record<string, number>;
   findings: ArchitectureFinding[];
+  /**
+   * Go modules or crates fetched host-side from a configured proxy or registry and checked
+   * against go.sum or Cargo.lock (absent: none configured, or nothing to fetch).
+   */
+  fetchedDependencies?: FetchedDependencies | null;
   /** Debian's packaging knowledge used by a port of a `debian:` source (absent otherwise). */
   debian?: DebianKnowledge | null;
   /** Source changes as git diffs, named as the patch files in patches/. */

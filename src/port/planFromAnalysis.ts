@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { type DefaultPlan, defaultPlan } from '../analysis/detectBuildSystems.ts';
 import { debianCargoRegistry } from './debianCargoRegistry.ts';
 import { debianGoPath } from './debianGoPath.ts';
+import { fetchedCargoPrepare, fetchedGoPhases, packagesFetchedInstead } from './fetchedDependencyPlan.ts';
 import { type ScriptedAnalysis, scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { BuildPlan, PlanPhase, PortState } from './PortState.ts';
 import { allowedPlanEnv } from './planEnvironment.ts';
@@ -79,23 +80,34 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
   // crates with dependencies build offline from Debian's packaged crates, as Debian builds them
   // (unless the tree's own cargo configuration already replaces crates.io, with vendored sources)
   const candidate = scripted.buildSystems.find((c) => c.type === base.buildSystem && c.dir === base.dir);
+  // fetched from a configured registry or proxy (checked against the lock): those, not Debian's
+  const fetched = state.fetchedDependencies ?? null;
+  const fetchedCrates = fetched?.kind === 'cargo' && base.buildSystem === 'cargo';
   const crates =
-    base.buildSystem === 'cargo' && candidate?.details.sourceReplaced !== true
+    base.buildSystem === 'cargo' && candidate?.details.sourceReplaced !== true && !fetchedCrates
       ? debianCargoRegistry(scripted.dependencies)
       : null;
-  if (crates) {
+  const prepare = fetchedCrates ? fetchedCargoPrepare() : (crates?.prepare ?? []);
+  if (prepare.length > 0) {
     const at = phases.findIndex((p) => p.name === 'prepare');
-    if (at === -1) phases.unshift({ name: 'prepare', commands: crates.prepare });
-    else phases[at]?.commands.push(...crates.prepare);
+    if (at === -1) phases.unshift({ name: 'prepare', commands: prepare });
+    else phases[at]?.commands.push(...prepare);
   }
   // a Go module with requirements builds from Debian's Go libraries in a GOPATH, as dh-golang does
+  const fetchedGo = fetched?.kind === 'go' && base.buildSystem === 'go';
+  if (fetchedGo)
+    phases.splice(0, phases.length, ...phases.filter((p) => p.name === 'prepare'), ...fetchedGoPhases());
   const goPath =
-    base.buildSystem === 'go'
+    base.buildSystem === 'go' && !fetchedGo
       ? debianGoPath(scripted.dependencies, String(candidate?.details.module ?? ''), base.dir)
       : null;
   if (goPath) phases.splice(0, phases.length, ...goPath);
+  const notNeeded =
+    fetched && (fetchedGo || fetchedCrates)
+      ? packagesFetchedInstead(fetched, scripted.dependencies)
+      : new Set();
   const packages = new Set([
-    ...(analysis?.dependencies ?? []),
+    ...(analysis?.dependencies ?? []).filter((p) => !notNeeded.has(p)),
     ...(TOOLCHAIN_PACKAGES[base.buildSystem] ?? []),
     ...(crates?.packages ?? []),
   ]);

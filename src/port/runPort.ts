@@ -21,6 +21,8 @@ import { loadUserlandProofs, type UserlandProofTable } from '../sandbox/proof/us
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
 import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
+import type { DependencySources } from '../sources/deps/acquireDependencies.ts';
+import { checkServiceUrl } from '../sources/deps/fetchLimited.ts';
 import { localHeadCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
 import { chooseSandboxMode, type RequestedMode } from './chooseSandboxMode.ts';
@@ -61,6 +63,10 @@ export interface PortRequest {
   proofs?: UserlandProofTable;
   /** Added to every sandbox command's environment (proof runs pin SOURCE_DATE_EPOCH). */
   sandboxEnv?: Record<string, string>;
+  /** A Go module proxy to fetch go.sum's modules from (default: RVPORT_GOPROXY; none: Debian's). */
+  goProxy?: string;
+  /** A crate registry's sparse index for Cargo.lock's crates (default: RVPORT_CARGO_REGISTRY). */
+  cargoRegistry?: string;
 }
 
 export type PortResultKind = 'verified' | 'not_verified' | 'escalated' | 'interrupted' | 'package_failed';
@@ -93,6 +99,7 @@ export async function runPort(
   const home = rvportHome(env);
   const suite = request.suite ?? DEFAULT_DEBIAN_SUITE;
   const spec = parseSource(request.source); // throws SourceError (bad input) before anything runs
+  const dependencySources = configuredDependencySources(request, env);
   const outDir = resolve(request.out, spec.name);
   await mkdir(outDir, { recursive: true });
   const keys = imageKeys(suite);
@@ -205,6 +212,7 @@ export async function runPort(
   });
   const services: PortServices = {
     home,
+    ...(dependencySources ? { dependencySources } : {}),
     outDir,
     sourcesDir: join(home, 'sources'),
     buildLog: join(outDir, 'build.log'),
@@ -462,4 +470,18 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
     loaded ??= load();
     return loaded;
   };
+}
+
+/**
+ * The proxy and registry of the request, else of RVPORT_GOPROXY / RVPORT_CARGO_REGISTRY (rvport's
+ * own variables: a GOPROXY set for the host's go must not silently change what a port trusts).
+ */
+function configuredDependencySources(request: PortRequest, env: NodeJS.ProcessEnv): DependencySources | null {
+  const goProxy = request.goProxy ?? env.RVPORT_GOPROXY;
+  const cargoRegistry = request.cargoRegistry ?? env.RVPORT_CARGO_REGISTRY;
+  if (!goProxy && !cargoRegistry) return null;
+  // a bad URL is bad input, refused before anything runs
+  if (goProxy) checkServiceUrl(goProxy, 'the Go module proxy');
+  if (cargoRegistry) checkServiceUrl(cargoRegistry, 'the crate registry');
+  return { ...(goProxy ? { goProxy } : {}), ...(cargoRegistry ? { cargoRegistry } : {}) };
 }

@@ -59,6 +59,23 @@ export const recipeEntrySchema = z.object({
     env: z.record(z.string(), z.string()).optional(),
   }),
   dependencies: z.array(z.string()),
+  /**
+   * Go modules and crates fetched from a module proxy or crate registry, each with the hash it
+   * was checked against (absent in entries of ports that fetched none, and in older entries).
+   */
+  fetchedDependencies: z
+    .array(
+      z.object({
+        kind: z.enum(['go-module', 'crate']),
+        name: z.string().max(500),
+        version: z.string().max(200),
+        hash: z.string().max(200),
+        modOnly: z.boolean().optional(),
+        suppliedBy: z.enum(['proxy', 'registry', 'store']),
+        from: z.string().max(2000),
+      }),
+    )
+    .optional(),
   patches: z.array(patchSchema),
   artifacts: z.array(artifactSchema),
   verification: z.object({ verdict: z.enum(['verified', 'not_verified']), reason: z.string() }),

@@ -2,14 +2,16 @@
  * `invalid`: refused before anything ran; `acquire`: fetching or unpacking failed;
  * `unsafe-entry`: an archive or tree holds something that may not reach the host (a device, a
  * link leading out, a path outside the target); `archive-too-large` / `archive-too-many-files`:
- * a tarball over the unpacking limits.
+ * a tarball over the unpacking limits; `hash-mismatch`: a downloaded dependency (Go module, crate)
+ * is not what the lock file or go.sum says it is.
  */
 export type SourceErrorCode =
   | 'invalid'
   | 'acquire'
   | 'unsafe-entry'
   | 'archive-too-large'
-  | 'archive-too-many-files';
+  | 'archive-too-many-files'
+  | 'hash-mismatch';
 
 /** A SOURCE that cannot be used: bad syntax, missing path, failed download, unsafe archive. */
 export class SourceError extends Error {

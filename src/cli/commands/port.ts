@@ -26,6 +26,8 @@ interface PortOptions {
   keepSandbox?: boolean;
   json?: boolean;
   timeout?: number;
+  goProxy?: string;
+  cargoRegistry?: string;
 }
 
 export function registerPortCommand(program: Command, ctx: CliContext): void {
@@ -56,6 +58,14 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
     .option('--keep-sandbox', 'keep the sandbox instance after the port')
     .option('--timeout <seconds>', 'time limit of one build command', positiveInt)
     .option('--json', 'machine-readable result on stdout')
+    .option(
+      '--go-proxy <url>',
+      'fetch Go modules from this module proxy, checked against go.sum (default: $RVPORT_GOPROXY)',
+    )
+    .option(
+      '--cargo-registry <url>',
+      "fetch crates from this registry's sparse index, checked against Cargo.lock (default: $RVPORT_CARGO_REGISTRY)",
+    )
     .action(async (source: string, opts: PortOptions) => {
       if (opts.resume && opts.restart) throw new UsageError('--resume and --restart exclude each other');
       const progress = new PortProgress(process.stderr);
@@ -74,6 +84,8 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
             ...(opts.costCap !== undefined ? { costCapUsd: opts.costCap } : {}),
             keepSandbox: !!opts.keepSandbox,
             ...(opts.timeout ? { commandTimeoutMs: opts.timeout * 1000 } : {}),
+            ...(opts.goProxy ? { goProxy: opts.goProxy } : {}),
+            ...(opts.cargoRegistry ? { cargoRegistry: opts.cargoRegistry } : {}),
           },
           { signal: ctx.signal, progress: progress.handle },
         );

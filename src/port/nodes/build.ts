@@ -53,7 +53,7 @@ export const buildNode = FunctionNode<PortState>({
     const started = Date.now();
     if (!state.plan) throw new Error('build without a plan');
     const sandbox = await svc.sandbox.get();
-    await freshSource(state, sandbox);
+    await freshSource(state, sandbox, svc.home);
 
     let plan: BuildPlan = state.plan;
     const attempt = state.attemptCount + 1;
@@ -198,7 +198,7 @@ export const buildNode = FunctionNode<PortState>({
                 );
                 // What the failed run left in the tree (objects, programs, generated files) must
                 // not become part of the result: the final plan is proven from a clean source.
-                await freshSource({ ...state, plan }, sandbox);
+                await freshSource({ ...state, plan }, sandbox, svc.home);
                 continue restart;
               }
             }

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import type { NodeRunContext } from '../../engine/types.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { SANDBOX_WORKSPACE, type Sandbox, type SandboxRunResult } from '../../sandbox/Sandbox.ts';
+import type { FetchedDependencies } from '../../sources/deps/FetchedDependency.ts';
+import { stageDependencies } from '../../sources/deps/stageDependencies.ts';
+import { SANDBOX_DEPS } from '../fetchedDependencyPlan.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { normalizeAutotoolsTimestamps } from '../normalizeTimestamps.ts';
 import type { PortServices } from '../PortServices.ts';
@@ -23,7 +26,7 @@ export const BUILD_PHASES = new Set(BUILD_PHASE_ORDER);
  * The copy is prepared in a host folder of rvport's own (timestamps, patches) and goes in through
  * the sandbox's copy-in: the host never writes into the workspace a build has had in its hands.
  */
-export async function freshSource(state: PortState, sandbox: Sandbox): Promise<void> {
+export async function freshSource(state: PortState, sandbox: Sandbox, home: string): Promise<void> {
   if (!state.source.dir) throw new Error('the source was not acquired');
   // Debian's patches first, as released: the shipped generated files stay newer than inputs
   // they patch. The port's own fixes after the timestamps: a patched file is newer than what
@@ -34,6 +37,25 @@ export async function freshSource(state: PortState, sandbox: Sandbox): Promise<v
     await normalizeAutotoolsTimestamps(target, state.plan?.dir ?? '.');
     await applyPatches(target, rest);
   });
+  if (state.fetchedDependencies) await copyDependenciesIn(state.fetchedDependencies, home, sandbox);
+}
+
+/**
+ * The port's checked dependencies from rvport's store into the instance (`/build/deps`), a
+ * copy: the store itself is never in the sandbox's reach, and the build's writes to its copy
+ * die with the instance.
+ */
+async function copyDependenciesIn(
+  fetched: FetchedDependencies,
+  home: string,
+  sandbox: Sandbox,
+): Promise<void> {
+  const staged = await stageDependencies(fetched, home);
+  try {
+    await sandbox.copyIn(staged.dir, SANDBOX_DEPS);
+  } finally {
+    await rm(staged.root, { recursive: true, force: true });
+  }
 }
 
 /**

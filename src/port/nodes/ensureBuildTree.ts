@@ -25,7 +25,7 @@ export async function ensureBuildTree(
   const why = `the build was in sandbox instance ${state.builtIn}, which is gone (the port was resumed); building the final plan again in ${sandbox.id}`;
   svc.progress({ type: 'note', message: why });
   await appendFile(svc.buildLog, `\n### rvport: ${why}\n`);
-  await freshSource(state, sandbox);
+  await freshSource(state, sandbox, svc.home);
   const installed = await installPackages(svc, sandbox, plan.packages, ctx);
   if (installed?.error) throw new Error(`rebuilding after the resume: ${installed.error.message}`);
   for (const phase of plan.phases.filter((p) => BUILD_PHASES.has(p.name))) {

@@ -47,7 +47,7 @@ export const fixNode = FunctionNode<PortState>({
 
     const sandbox = await svc.sandbox.get();
     // Resumed in a new instance, the failed build's tree is gone: the fixer inspects the source.
-    if (!existsSync(join(sandbox.workspace, 'src'))) await freshSource(state, sandbox);
+    if (!existsSync(join(sandbox.workspace, 'src'))) await freshSource(state, sandbox, svc.home);
     const fromCommand = last.node === BuildFixNode.build && last.command !== undefined;
     const log = fromCommand ? await readFile(svc.buildLog, 'utf8').catch(() => '') : '';
     const output = fromCommand ? lastCommandOutput(log) : last.message;

@@ -3,6 +3,7 @@ import { analyzeTree } from '../../analysis/analyzeTree.ts';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import type { AcquiredSource } from '../../sources/AcquiredSource.ts';
 import { acquireSource } from '../../sources/acquireSource.ts';
+import { acquireDependencies } from '../../sources/deps/acquireDependencies.ts';
 import { headTree } from '../../sources/git.ts';
 import { parseSource } from '../../sources/parseSource.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
@@ -68,6 +69,19 @@ export const initNode = FunctionNode<PortState>({
       const choice = svc.chooseMode?.(tree, analysis.extraLanguages);
       if (choice) svc.progress({ type: 'note', message: `sandbox mode ${choice.mode}: ${choice.reason}` });
       const { findings, ...scripted } = analysis;
+      // dependencies are part of the source: fetched and checked now, host-side, or not at all
+      const fetchedDependencies = svc.dependencySources
+        ? await acquireDependencies(
+            acquired.dir,
+            { system: analysis.buildSystem.type, dir: analysis.buildSystem.dir },
+            svc.dependencySources,
+            {
+              home: svc.home,
+              signal: ctx.signal,
+              log: (line) => svc.progress({ type: 'note', message: line }),
+            },
+          )
+        : null;
       const debian = await debianStart(acquired, svc);
       return {
         context: {
@@ -81,6 +95,7 @@ export const initNode = FunctionNode<PortState>({
           ...(choice ? { options: { ...state.options, mode: choice.mode, modeReason: choice.reason } } : {}),
           scripted,
           findings,
+          ...(fetchedDependencies ? { fetchedDependencies } : {}),
           ...debian,
           buildStatus: 'PLANNING',
           timings: { ...state.timings, init: Date.now() - started },

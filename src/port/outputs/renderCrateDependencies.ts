@@ -4,6 +4,7 @@ import { debianCargoRegistry, SET_ASIDE_SUFFIX } from '../debianCargoRegistry.ts
 import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
 import type { PortState } from '../PortState.ts';
 import { table } from './markdown.ts';
+import { renderFetchedDependencies } from './renderFetchedDependencies.ts';
 
 const SCOPE: Record<string, string> = {
   normal: '',
@@ -20,6 +21,8 @@ const SCOPE: Record<string, string> = {
  */
 export function renderCrateDependencies(state: PortState): string[] {
   const crates = (scriptedOf(state)?.dependencies ?? []).filter((d) => d.kind === 'crate');
+  if (state.plan?.buildSystem === 'cargo' && state.fetchedDependencies?.kind === 'cargo')
+    return renderFetchedDependencies(state.fetchedDependencies);
   if (crates.length === 0 || state.plan?.buildSystem !== 'cargo') return [];
   const registry = debianCargoRegistry(crates);
   const used = state.plan.phases.some((p) => p.commands.some((c) => c.includes(DEBIAN_CARGO_REGISTRY)));

@@ -2,6 +2,7 @@ import { DEBIAN_GOCODE } from '../debianGoPath.ts';
 import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
 import type { PortState } from '../PortState.ts';
 import { table } from './markdown.ts';
+import { renderFetchedDependencies } from './renderFetchedDependencies.ts';
 
 /**
  * report.md's Go section: which path supplied each module go.mod requires (Debian's Go
@@ -9,6 +10,8 @@ import { table } from './markdown.ts';
  */
 export function renderGoModules(state: PortState): string[] {
   const modules = (scriptedOf(state)?.dependencies ?? []).filter((d) => d.kind === 'go-module');
+  if (state.plan?.buildSystem === 'go' && state.fetchedDependencies?.kind === 'go')
+    return renderFetchedDependencies(state.fetchedDependencies);
   if (modules.length === 0 || state.plan?.buildSystem !== 'go') return [];
   const gopath = state.plan.phases.some((p) => p.commands.some((c) => c.includes(`:${DEBIAN_GOCODE}`)));
   const out = ['', '## Go modules', ''];

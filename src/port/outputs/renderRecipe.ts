@@ -1,6 +1,7 @@
 import type { ExecutedCommand, PortState } from '../PortState.ts';
 import { type BuildScript, buildScriptOfState } from './BuildScript.ts';
 import { codeBlock, table } from './markdown.ts';
+import { renderFetchedDependencies } from './renderFetchedDependencies.ts';
 import { shellQuote } from './shellQuote.ts';
 
 export interface RecipeContext {
@@ -41,6 +42,10 @@ export function renderRecipe(state: PortState, ctx: RecipeContext): string {
   }
   const steps = successfulSteps(state.executed);
   const script = scriptOf(state);
+  if (state.fetchedDependencies?.items.length) {
+    out.push(...renderFetchedDependencies(state.fetchedDependencies).slice(1));
+    out.push('');
+  }
   out.push('## Build');
   out.push('');
   if (steps.length === 0 || !script) {

@@ -26,6 +26,9 @@ export function toRecipeEntry(state: PortState, recipe: string, imageId: string)
       ...(plan?.env && Object.keys(plan.env).length ? { env: plan.env } : {}),
     },
     dependencies: plan?.packages ?? [],
+    ...(state.fetchedDependencies?.items.length
+      ? { fetchedDependencies: state.fetchedDependencies.items }
+      : {}),
     patches: state.patches,
     artifacts: state.artifacts
       .filter((a) => a.role !== 'object' && a.role !== 'other')
