@@ -1,5 +1,6 @@
 import type { Finding } from '../analysis/hazards/HazardRule.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import type { TestCase } from './testResults/TestCase.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
 
 /** The format of a port's state; bumped when a field changes meaning. */
@@ -243,7 +244,15 @@ export interface PortState {
   builtIn?: string;
   artifacts: ArtifactRecord[];
   verification: { verdict: 'verified' | 'not_verified'; reason: string } | null;
-  tests: { ran: boolean; passed: number; failed: number; exitCode: number | null; summary: string } | null;
+  tests: {
+    ran: boolean;
+    passed: number;
+    failed: number;
+    exitCode: number | null;
+    summary: string;
+    /** Per test, as the harness reported it (older states lack it). */
+    cases?: TestCase[];
+  } | null;
   /** Programs started once under emulation after the build (`--version`, `--help`). */
   smokeTests: { program: string; command: string; exitCode: number; output: string }[];
   /** Compiler warnings in the build log that point at riscv64 hazards (char signedness, …). */
