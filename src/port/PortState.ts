@@ -1,5 +1,6 @@
 import type { Finding } from '../analysis/hazards/HazardRule.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import type { DifferentialRecord } from './differential/DifferentialRecord.ts';
 import type { TestCase } from './testResults/TestCase.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
 
@@ -27,6 +28,10 @@ export interface PortOptions {
   modeReason?: string;
   optimize: boolean;
   force: boolean;
+  /** Differential tests against x86_64 after finish (older states lack it: off). */
+  differential?: boolean;
+  /** Replay build.sh as the last step: auto replays when the build was short (older states: auto). */
+  replay?: 'on' | 'off' | 'auto';
 }
 
 export interface ErrorRecord {
@@ -188,7 +193,8 @@ export interface ArtifactRecord {
  * port's artifacts (`rvport replay`): `yes` with the same names and ELF facts, `no` and why.
  */
 export interface ReplayRecord {
-  replayed: 'yes' | 'no';
+  /** skipped: the port did not replay as its last step (reason says why). */
+  replayed: 'yes' | 'no' | 'skipped';
   reason: string;
   at: string;
   mode: SandboxMode;
@@ -267,6 +273,8 @@ export interface PortState {
   recipe: string | null;
   /** The last `rvport replay` of this port's build.sh (absent: never replayed). */
   replay?: ReplayRecord;
+  /** The differential tests against x86_64 (absent: the port did not reach them). */
+  differential?: DifferentialRecord;
 }
 
 export function createPortState(source: SourceInfo, options: PortOptions): PortState {

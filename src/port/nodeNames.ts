@@ -8,6 +8,8 @@ export const PortNode = {
   supervisor: 'supervisor',
   buildFixSubgraph: 'build_fix_subgraph',
   finish: 'finish',
+  differential: 'differential',
+  replay: 'replay',
   optimize: 'optimize',
   escalate: 'escalate',
 } as const;

@@ -4,11 +4,13 @@ import { buildFixGraph } from './buildFixGraph.ts';
 import { PortNode } from './nodeNames.ts';
 import { analystNode } from './nodes/analyst.ts';
 import { cachedRecipeNode } from './nodes/cachedRecipe.ts';
+import { differentialNode } from './nodes/differential.ts';
 import { escalateNode } from './nodes/escalate.ts';
 import { finishNode } from './nodes/finish.ts';
 import { heuristicPlanNode } from './nodes/heuristicPlan.ts';
 import { initNode } from './nodes/init.ts';
 import { optimizeNode } from './nodes/optimize.ts';
+import { replayNode } from './nodes/replay.ts';
 import { scoutNode } from './nodes/scout.ts';
 import { supervisorNode } from './nodes/supervisor.ts';
 import type { PortState } from './PortState.ts';
@@ -36,6 +38,8 @@ export const portGraph = defineWorkflow<PortState>({
       then: PortNode.supervisor,
     }),
     [PortNode.finish]: finishNode,
+    [PortNode.differential]: differentialNode,
+    [PortNode.replay]: replayNode,
     [PortNode.optimize]: optimizeNode,
     [PortNode.escalate]: escalateNode,
   },

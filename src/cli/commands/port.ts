@@ -26,6 +26,8 @@ interface PortOptions {
   keepSandbox?: boolean;
   json?: boolean;
   timeout?: number;
+  differential?: boolean;
+  replay?: boolean;
 }
 
 export function registerPortCommand(program: Command, ctx: CliContext): void {
@@ -55,6 +57,10 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
     )
     .option('--keep-sandbox', 'keep the sandbox instance after the port')
     .option('--timeout <seconds>', 'time limit of one build command', positiveInt)
+    .option('--differential', 'also build and test the same plan for x86_64 and compare per test')
+    .option('--no-differential', 'no differential tests (the default)')
+    .option('--replay', 'replay build.sh in a fresh instance as the last step, however long the build took')
+    .option('--no-replay', 'no replay (the default replays when the build took under 10 minutes)')
     .option('--json', 'machine-readable result on stdout')
     .action(async (source: string, opts: PortOptions) => {
       if (opts.resume && opts.restart) throw new UsageError('--resume and --restart exclude each other');
@@ -74,6 +80,8 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
             ...(opts.costCap !== undefined ? { costCapUsd: opts.costCap } : {}),
             keepSandbox: !!opts.keepSandbox,
             ...(opts.timeout ? { commandTimeoutMs: opts.timeout * 1000 } : {}),
+            ...(opts.differential !== undefined ? { differential: opts.differential } : {}),
+            ...(opts.replay !== undefined ? { replay: opts.replay } : {}),
           },
           { signal: ctx.signal, progress: progress.handle },
         );

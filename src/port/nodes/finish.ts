@@ -15,7 +15,6 @@ import { renderRecipe } from '../outputs/renderRecipe.ts';
 import { toRecipeEntry } from '../outputs/toRecipeEntry.ts';
 import { type PortServices, portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
-import { routeFinishToNext } from '../routes/routeFinishToNext.ts';
 import { runPackageTests } from '../runPackageTests.ts';
 import { smokePrograms, smokeRunPrograms } from '../smokeRunPrograms.ts';
 import { withAudit } from './audit.ts';
@@ -32,8 +31,8 @@ const HAZARD_WARNINGS =
  * deterministic recipe) and, for a verified port, the cache entry and few-shot example.
  */
 export const finishNode = FunctionNode<PortState>({
-  targets: [PortNode.optimize, '__end__'],
-  then: (s) => routeFinishToNext(s.context),
+  // differential tests and the replay come next; the replay node routes to optimize or the end
+  then: PortNode.differential,
   run: async (s, ctx) => {
     const svc = portServices(ctx.services);
     svc.progress({ type: 'node', node: PortNode.finish });

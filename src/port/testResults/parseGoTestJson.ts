@@ -1,5 +1,7 @@
 import { clipOutput, type TestCase } from './TestCase.ts';
 
+const GO_ACTIONS: Record<string, TestCase['status']> = { pass: 'pass', fail: 'fail', skip: 'skip' };
+
 /** `go test -json`: events with Action run/output/pass/fail/skip per Package and Test. */
 export function parseGoTestJson(text: string): TestCase[] {
   const outputs = new Map<string, string>();
@@ -21,7 +23,7 @@ export function parseGoTestJson(text: string): TestCase[] {
       if (before.length < 8000) outputs.set(name, before + Output);
       continue;
     }
-    const status = ({ pass: 'pass', fail: 'fail', skip: 'skip' } as const)[Action as 'pass'];
+    const status = GO_ACTIONS[Action];
     if (!status) continue;
     const output = status === 'fail' ? clipOutput(outputs.get(name) ?? '') : undefined;
     cases.push({ name, status, ...(output ? { output } : {}) });
