@@ -19,8 +19,8 @@ import type { PortState } from './PortState.ts';
 export const PORT_MAX_STEPS = 120;
 
 /**
- * The port graph: ten nodes, one of them the build/fix subgraph (three nodes), routed by the
- * nine routing functions of the seed.
+ * The port graph: the seed's ten nodes, one of them the build/fix subgraph (three nodes), routed
+ * by its nine routing functions, and after finish the differential tests and the replay.
  */
 export const portGraph = defineWorkflow<PortState>({
   id: 'port',

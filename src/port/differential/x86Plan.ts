@@ -2,11 +2,11 @@ import type { BuildPlan } from '../PortState.ts';
 
 /** riscv64-only compiler switches that an x86_64 gcc rejects. */
 const RISCV_FLAGS =
-  /(^|\s)(-mcmodel=medany|-mno-relax|-mrelax|-march=rv64\S*|-mabi=lp64d?|-mtune=\S+)(?=\s|$)/g;
+  /(^|\s+)(-mcmodel=medany|-mno-relax|-mrelax|-march=rv64[A-Za-z0-9_]*|-mabi=lp64d?|-mtune=[\w.-]+)(?=[\s"']|$)/g;
 
 function neutral(text: string): string {
   return text
-    .replace(RISCV_FLAGS, '$1')
+    .replace(RISCV_FLAGS, '')
     .replace(/riscv64-(unknown-)?linux-gnu/g, (_m, unknown) => `x86_64-${unknown ?? ''}linux-gnu`)
     .replace(/[ \t]{2,}/g, ' ');
 }
