@@ -108,7 +108,18 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
                       attempts: s.attemptCount,
                       errorCategory: s.errors.at(-1)?.category ?? null,
                       lastError: lastErrorJson(s),
-                      tests: s.tests,
+                      // per-test results are in state.json (a batch keeps this JSON per entry)
+                      tests: s.tests ? { ...s.tests, cases: undefined } : null,
+                      differential: s.differential
+                        ? {
+                            ran: s.differential.ran,
+                            reason: s.differential.reason,
+                            riscv64Only: s.differential.riscv64Only,
+                            x86Only: s.differential.x86Only,
+                            durationMs: s.differential.durationMs,
+                          }
+                        : null,
+                      replay: s.replay ?? null,
                       timings: s.timings,
                       llm: s.llm,
                     }
