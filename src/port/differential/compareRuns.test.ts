@@ -49,6 +49,12 @@ describe('compareTestRuns', () => {
     expect(compareTestRuns(null, run(0, []))).toEqual([]);
   });
 
+  it('compares a run whose harness names no test once, as a whole', () => {
+    const whole = (exitCode: number) =>
+      run(exitCode, [{ name: '(the test run: make check)', status: exitCode ? 'fail' : 'pass' }]);
+    expect(compareTestRuns(whole(1), whole(0))).toHaveLength(1);
+  });
+
   it('compares the run as a whole by exit status', () => {
     expect(compareTestRuns(run(2, []), run(0, []))[0]).toMatchObject({
       outcome: 'fails only on riscv64',

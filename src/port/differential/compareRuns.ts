@@ -45,7 +45,14 @@ export function compareTestRuns(riscv: Tests | null, x86: Tests | null): Differe
   const other = new Map<string, TestCase>((x86.cases ?? []).map((c) => [c.name, c]));
   for (const mine of riscv.cases ?? []) {
     const theirs = other.get(mine.name);
-    if (!theirs || mine.status === 'skip' || theirs.status === 'skip') continue;
+    // the whole-run stand-in of a harness that names no test is the first row already
+    if (
+      !theirs ||
+      mine.status === 'skip' ||
+      theirs.status === 'skip' ||
+      mine.name.startsWith('(the test run')
+    )
+      continue;
     rows.push(
       row('test', mine.name, mine.status === 'fail', theirs.status === 'fail', mine.output, theirs.output),
     );
