@@ -31,6 +31,8 @@ export interface EntryResult {
   llm: { calls: number; costUsd: number };
   cacheHit: boolean;
   tests: { ran: boolean; passed: number; failed: number } | null;
+  /** Tests or smoke runs that fail only on riscv64 (differential tests); absent: not compared. */
+  riscv64OnlyFailures?: number;
   message: string;
   /** Who ran it: `local`, or the queue worker's id (host:pid). */
   worker: string;

@@ -12,6 +12,7 @@ describe('portFlags', () => {
         commandTimeoutSec: 600,
         offline: true,
         costCapUsd: 0.5,
+        differential: true,
       }),
     ).toEqual([
       '--force',
@@ -24,6 +25,7 @@ describe('portFlags', () => {
       '--offline',
       '--cost-cap',
       '0.5',
+      '--differential',
     ]);
   });
 

@@ -12,6 +12,8 @@ export const portSettingsSchema = z
     offline: z.boolean().optional(),
     /** LLM cost limit of each port in dollars (`port --cost-cap`). */
     costCapUsd: z.number().nonnegative().optional(),
+    /** Differential tests against x86_64 (`port --differential`). */
+    differential: z.boolean().optional(),
   })
   .strict();
 export type PortSettings = z.infer<typeof portSettingsSchema>;
@@ -28,5 +30,6 @@ export function portFlags(settings: PortSettings): string[] {
   if (settings.commandTimeoutSec !== undefined) flags.push('--timeout', String(settings.commandTimeoutSec));
   if (settings.offline) flags.push('--offline');
   if (settings.costCapUsd !== undefined) flags.push('--cost-cap', String(settings.costCapUsd));
+  if (settings.differential) flags.push('--differential');
   return flags;
 }

@@ -50,6 +50,23 @@ describe('readPortResult', () => {
     });
   });
 
+  it('keeps the count of failures only on riscv64 of differential tests that ran, and nothing else', () => {
+    const read = (differential: unknown) => {
+      const outcome = readPortResult(
+        entry,
+        run({ stdout: JSON.stringify({ ...portJson, differential }) }),
+        'local',
+        at,
+      );
+      return outcome.kind === 'finished' ? outcome.result.riscv64OnlyFailures : 'not finished';
+    };
+    expect(read({ ran: true, riscv64Only: 3, x86Only: 0 })).toBe(3);
+    expect(read({ ran: false, riscv64Only: 0 })).toBeUndefined();
+    expect(read({ ran: true, riscv64Only: 'many' })).toBeUndefined();
+    expect(read({ ran: true, riscv64Only: -1 })).toBeUndefined();
+    expect(read(null)).toBeUndefined();
+  });
+
   it('keeps escalations and cache hits (no state: no build system)', () => {
     const escalated = readPortResult(
       entry,

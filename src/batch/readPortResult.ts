@@ -42,6 +42,13 @@ export function readPortResult(
   if (json && verdict && PORT_VERDICTS.has(verdict)) {
     const llm = json.llm as { calls?: unknown; costUsd?: unknown } | undefined;
     const tests = json.tests as EntryResult['tests'] | undefined;
+    const differential = json.differential as { ran?: unknown; riscv64Only?: unknown } | null | undefined;
+    const riscv64Only =
+      differential?.ran === true &&
+      typeof differential.riscv64Only === 'number' &&
+      differential.riscv64Only >= 0
+        ? Math.floor(differential.riscv64Only)
+        : undefined;
     return {
       kind: 'finished',
       result: {
@@ -61,6 +68,7 @@ export function readPortResult(
         },
         cacheHit: json.cacheHit === true,
         tests: tests && typeof tests.ran === 'boolean' ? tests : null,
+        ...(riscv64Only !== undefined ? { riscv64OnlyFailures: riscv64Only } : {}),
         message: typeof json.message === 'string' ? json.message : '',
         worker,
         finishedAt,

@@ -7,6 +7,7 @@ export function renderBatchSummary(summary: BatchSummary, title = 'rvport batch'
     `${summary.entries} entries: ${summary.verified} verified, ${summary.failed} failed, ${summary.pending} not finished. ` +
       `Wall time of the ports: ${seconds(summary.wallMs)} in total. LLM: ${summary.llmCalls} calls, ${usd(summary.llmCostUsd)}.`,
     '',
+    ...riscvOnlyLine(summary),
     '| line | package | verdict | build system | error category | attempts | wall time | LLM cost |',
     '|---|---|---|---|---|---|---|---|',
   );
@@ -20,8 +21,12 @@ export function renderBatchSummary(summary: BatchSummary, title = 'rvport batch'
       lines.push(`| ${entry.line} | ${name} | invalid | - | - | - | - | - |`);
       continue;
     }
+    // differential tests: verified stays verified, with what fails only on riscv64 beside it
+    const riscvOnly = result.riscv64OnlyFailures
+      ? `, ${result.riscv64OnlyFailures} fail only on riscv64 ⚠`
+      : '';
     lines.push(
-      `| ${entry.line} | ${name} | ${result.verdict}${result.cacheHit ? ' (cache)' : ''} | ${result.buildSystem ?? '-'} | ` +
+      `| ${entry.line} | ${name} | ${result.verdict}${result.cacheHit ? ' (cache)' : ''}${riscvOnly} | ${result.buildSystem ?? '-'} | ` +
         `${result.errorCategory ?? '-'} | ${result.attempts} | ${seconds(result.wallMs)} | ${usd(result.llm.costUsd)} |`,
     );
   }
@@ -54,6 +59,17 @@ export function renderBatchSummary(summary: BatchSummary, title = 'rvport batch'
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The ports whose differential tests found failures only on riscv64, said above the table. */
+function riscvOnlyLine(summary: BatchSummary): string[] {
+  const marked = summary.rows.filter((r) => (r.result?.riscv64OnlyFailures ?? 0) > 0);
+  if (marked.length === 0) return [];
+  const names = marked.map((r) => cell(displayName(r.entry))).join(', ');
+  return [
+    `${marked.length} verified port${marked.length === 1 ? ' has' : 's have'} tests or smoke runs that fail only on riscv64 (differential tests, marked ⚠): ${names}.`,
+    '',
+  ];
 }
 
 function seconds(ms: number): string {

@@ -90,6 +90,20 @@ describe('renderBatchSummary', () => {
     expect(md).toContain('| 5 | ftp://x\\|y | invalid | - | - | - | - | - |');
   });
 
+  it('marks a verified port whose tests fail only on riscv64, in its row and above the table', () => {
+    const marked = new Map([
+      [sl.key, portResult(sl, { riscv64OnlyFailures: 2 })],
+      [cjson.key, portResult(cjson, { riscv64OnlyFailures: 0 })],
+    ]);
+    const md = renderBatchSummary(summarizeBatch([sl, cjson], marked));
+    expect(md).toContain('| 1 | sl | verified, 2 fail only on riscv64 ⚠ | make |');
+    expect(md).toContain('| 2 | cjson | verified | make |');
+    expect(md).toContain(
+      '1 verified port has tests or smoke runs that fail only on riscv64 (differential tests, marked ⚠): sl.',
+    );
+    expect(renderBatchSummary(summarizeBatch(entries, results))).not.toContain('fail only on riscv64');
+  });
+
   it('says so when nothing failed', () => {
     const ok = new Map([[sl.key, portResult(sl)]]);
     expect(renderBatchSummary(summarizeBatch([sl], ok))).toContain(

@@ -1,6 +1,8 @@
 import type { Finding } from '../analysis/hazards/HazardRule.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
 import type { FetchedDependencies } from '../sources/deps/FetchedDependency.ts';
+import type { DifferentialRecord } from './differential/DifferentialRecord.ts';
+import type { TestCase } from './testResults/TestCase.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
 
 /** The format of a port's state; bumped when a field changes meaning. */
@@ -27,6 +29,10 @@ export interface PortOptions {
   modeReason?: string;
   optimize: boolean;
   force: boolean;
+  /** Differential tests against x86_64 after finish (older states lack it: off). */
+  differential?: boolean;
+  /** Replay build.sh as the last step: auto replays when the build was short (older states: auto). */
+  replay?: 'on' | 'off' | 'auto';
 }
 
 export interface ErrorRecord {
@@ -193,7 +199,8 @@ export interface ArtifactRecord {
  * port's artifacts (`rvport replay`): `yes` with the same names and ELF facts, `no` and why.
  */
 export interface ReplayRecord {
-  replayed: 'yes' | 'no';
+  /** skipped: the port did not replay as its last step (reason says why). */
+  replayed: 'yes' | 'no' | 'skipped';
   reason: string;
   at: string;
   mode: SandboxMode;
@@ -254,7 +261,15 @@ export interface PortState {
   builtIn?: string;
   artifacts: ArtifactRecord[];
   verification: { verdict: 'verified' | 'not_verified'; reason: string } | null;
-  tests: { ran: boolean; passed: number; failed: number; exitCode: number | null; summary: string } | null;
+  tests: {
+    ran: boolean;
+    passed: number;
+    failed: number;
+    exitCode: number | null;
+    summary: string;
+    /** Per test, as the harness reported it (older states lack it). */
+    cases?: TestCase[];
+  } | null;
   /** Programs started once under emulation after the build (`--version`, `--help`). */
   smokeTests: { program: string; command: string; exitCode: number; output: string }[];
   /** Compiler warnings in the build log that point at riscv64 hazards (char signedness, …). */
@@ -269,6 +284,8 @@ export interface PortState {
   recipe: string | null;
   /** The last `rvport replay` of this port's build.sh (absent: never replayed). */
   replay?: ReplayRecord;
+  /** The differential tests against x86_64 (absent: the port did not reach them). */
+  differential?: DifferentialRecord;
 }
 
 export function createPortState(source: SourceInfo, options: PortOptions): PortState {

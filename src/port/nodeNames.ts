@@ -1,4 +1,4 @@
-/** The thirteen registered nodes of the port graph, named as in the seed. */
+/** The registered nodes of the port graph, named as in the seed (differential and replay are new). */
 export const PortNode = {
   init: 'init',
   cachedRecipe: 'cached_recipe',
@@ -8,6 +8,8 @@ export const PortNode = {
   supervisor: 'supervisor',
   buildFixSubgraph: 'build_fix_subgraph',
   finish: 'finish',
+  differential: 'differential',
+  replay: 'replay',
   optimize: 'optimize',
   escalate: 'escalate',
 } as const;

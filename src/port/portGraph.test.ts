@@ -4,7 +4,7 @@ import { buildFixGraph } from './buildFixGraph.ts';
 import { portGraph } from './portGraph.ts';
 
 describe('the port graph', () => {
-  it('registers ten parent nodes and three subgraph nodes, as the seed', () => {
+  it("registers the seed's ten parent nodes, the differential and replay nodes after finish, and three subgraph nodes", () => {
     expect([...portGraph.nodes.keys()]).toEqual([
       'init',
       'cached_recipe',
@@ -14,6 +14,8 @@ describe('the port graph', () => {
       'supervisor',
       'build_fix_subgraph',
       'finish',
+      'differential',
+      'replay',
       'optimize',
       'escalate',
     ]);
@@ -22,7 +24,7 @@ describe('the port graph', () => {
     expect(buildFixGraph.start).toBe('build');
   });
 
-  it('has six routing functions in the parent and three in the subgraph, plus the four fixed edges', () => {
+  it("has six routing functions in the parent (finish's now in replay) and three in the subgraph, plus the fixed edges", () => {
     const dynamic = (g: typeof portGraph) =>
       [...g.nodes].filter(([, n]) => typeof n.then === 'function').map(([k]) => k);
     expect(dynamic(portGraph)).toEqual([
@@ -31,7 +33,7 @@ describe('the port graph', () => {
       'analyst',
       'heuristic_plan',
       'supervisor',
-      'finish',
+      'replay',
     ]);
     expect(dynamic(buildFixGraph)).toEqual(['build', 'verify', 'fix']);
     const fixed = [...portGraph.nodes]
@@ -40,6 +42,8 @@ describe('the port graph', () => {
     expect(fixed).toEqual([
       'scout->supervisor',
       'build_fix_subgraph->supervisor',
+      'finish->differential',
+      'differential->replay',
       'optimize->__end__',
       'escalate->__end__',
     ]);
@@ -49,5 +53,6 @@ describe('the port graph', () => {
     const text = toMermaid(portGraph);
     expect(text).toContain('n_supervisor -.-> n_build_fix_subgraph');
     expect(text).toContain('n_init -.-> n_cached_recipe');
+    expect(text).toContain('n_replay -.-> n_optimize');
   });
 });

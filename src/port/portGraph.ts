@@ -4,11 +4,13 @@ import { buildFixGraph } from './buildFixGraph.ts';
 import { PortNode } from './nodeNames.ts';
 import { analystNode } from './nodes/analyst.ts';
 import { cachedRecipeNode } from './nodes/cachedRecipe.ts';
+import { differentialNode } from './nodes/differential.ts';
 import { escalateNode } from './nodes/escalate.ts';
 import { finishNode } from './nodes/finish.ts';
 import { heuristicPlanNode } from './nodes/heuristicPlan.ts';
 import { initNode } from './nodes/init.ts';
 import { optimizeNode } from './nodes/optimize.ts';
+import { replayNode } from './nodes/replay.ts';
 import { scoutNode } from './nodes/scout.ts';
 import { supervisorNode } from './nodes/supervisor.ts';
 import type { PortState } from './PortState.ts';
@@ -17,8 +19,8 @@ import type { PortState } from './PortState.ts';
 export const PORT_MAX_STEPS = 120;
 
 /**
- * The port graph: ten nodes, one of them the build/fix subgraph (three nodes), routed by the
- * nine routing functions of the seed.
+ * The port graph: the seed's ten nodes, one of them the build/fix subgraph (three nodes), routed
+ * by its nine routing functions, and after finish the differential tests and the replay.
  */
 export const portGraph = defineWorkflow<PortState>({
   id: 'port',
@@ -36,6 +38,8 @@ export const portGraph = defineWorkflow<PortState>({
       then: PortNode.supervisor,
     }),
     [PortNode.finish]: finishNode,
+    [PortNode.differential]: differentialNode,
+    [PortNode.replay]: replayNode,
     [PortNode.optimize]: optimizeNode,
     [PortNode.escalate]: escalateNode,
   },

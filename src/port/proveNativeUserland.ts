@@ -105,6 +105,9 @@ export async function proveNativeUserland(
           costCapUsd: 0,
           keepSandbox: compared,
           runTests: compared,
+          // timing runs: nothing after the build that is not the experiment
+          replay: false,
+          differential: false,
           suite,
           // the mode is the experiment: no proof table may redirect it
           proofs: { command: '', proofs: {} },

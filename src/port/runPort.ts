@@ -67,7 +67,18 @@ export interface PortRequest {
   goProxy?: string;
   /** A crate registry's sparse index for Cargo.lock's crates (default: RVPORT_CARGO_REGISTRY). */
   cargoRegistry?: string;
+  /** Differential tests against x86_64 after finish (default DEFAULT_DIFFERENTIAL). */
+  differential?: boolean;
+  /** Replay build.sh as the last step; absent: when the build took under 10 minutes. */
+  replay?: boolean;
 }
+
+/**
+ * Differential tests are off unless asked for: they build the package a second time (natively,
+ * cheap next to the emulated run, see BENCHMARKS.md) and their first use provisions the amd64
+ * build root (about 3 minutes, 690 MiB).
+ */
+export const DEFAULT_DIFFERENTIAL = false;
 
 export type PortResultKind = 'verified' | 'not_verified' | 'escalated' | 'interrupted' | 'package_failed';
 
@@ -174,7 +185,8 @@ export async function runPort(
   if (existing && !resuming) await resetWorkflow(runId, { store }); // a completed run starts again
   if (!resuming) {
     // A new run starts its logs afresh; a resumed one appends to what the interrupted run wrote.
-    for (const file of ['build.log', 'llm-calls.jsonl']) await rm(join(outDir, file), { force: true });
+    for (const file of ['build.log', 'llm-calls.jsonl', 'differential.log'])
+      await rm(join(outDir, file), { force: true });
   }
   if (resuming && existing) {
     io.progress({
@@ -258,6 +270,8 @@ export async function runPort(
       modeReason: choice.reason,
       optimize: request.optimize,
       force: request.force,
+      differential: request.differential ?? DEFAULT_DIFFERENTIAL,
+      replay: request.replay === undefined ? 'auto' : request.replay ? 'on' : 'off',
     },
   );
   // With --optimize a verified entry is built again from its plan (then performance mode runs).

@@ -87,7 +87,7 @@ export const recipeEntrySchema = z.object({
   /** The last `rvport replay` of the entry's build.sh: yes or no, and why. */
   replay: z
     .object({
-      replayed: z.enum(['yes', 'no']),
+      replayed: z.enum(['yes', 'no', 'skipped']),
       reason: z.string(),
       at: z.string(),
       mode: z.string(),
@@ -95,6 +95,10 @@ export const recipeEntrySchema = z.object({
       compared: z.number(),
       identical: z.number(),
     })
+    .optional(),
+  /** The differential tests against x86_64: how many tests or smoke runs fail only on riscv64. */
+  differential: z
+    .object({ ran: z.boolean(), reason: z.string(), riscv64Only: z.number(), at: z.string() })
     .optional(),
 });
 

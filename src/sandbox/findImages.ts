@@ -6,6 +6,7 @@ import {
   nativeUserlandLayerKey,
   rootfsRecipe,
   toolsRecipe,
+  x86RootfsRecipe,
 } from './imageRecipes.ts';
 import { type ImageRecord, readImageRecord } from './imageStore.ts';
 import { sandboxPaths } from './sandboxPaths.ts';
@@ -34,6 +35,8 @@ export function imageKeys(suite: string) {
     accel: acceleratedLayerKey(rootfs, tools),
     nativeTools,
     native: nativeUserlandLayerKey(rootfs, nativeTools),
+    /** The amd64 build root of differential tests (provisioned on first use only). */
+    x86Rootfs: imageKey(x86RootfsRecipe(suite)),
   };
 }
 

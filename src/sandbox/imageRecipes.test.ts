@@ -6,6 +6,7 @@ import {
   nativeUserlandLayerKey,
   rootfsRecipe,
   toolsRecipe,
+  x86RootfsRecipe,
 } from './imageRecipes.ts';
 
 describe('imageKey', () => {
@@ -41,5 +42,15 @@ describe('native-userland images', () => {
     expect(nativeUserlandLayerKey('r', 't')).toMatch(/^native-[0-9a-f]{16}$/);
     expect(nativeUserlandLayerKey('r', 't')).not.toBe(nativeUserlandLayerKey('r', 'u'));
     expect(nativeUserlandLayerKey('r', 't')).not.toBe(acceleratedLayerKey('r', 't'));
+  });
+});
+
+describe('the x86_64 build root of differential tests', () => {
+  it('is the riscv64 rootfs recipe on amd64, under a key of its own', () => {
+    const x86 = x86RootfsRecipe('trixie');
+    expect({ ...x86, architecture: 'riscv64' }).toEqual(rootfsRecipe('trixie'));
+    expect(imageKey(x86)).toMatch(/^rootfs-trixie-amd64-[0-9a-f]{16}$/);
+    expect(imageKey(x86)).not.toBe(imageKey(rootfsRecipe('trixie')));
+    expect(imageKey(x86)).not.toBe(imageKey(toolsRecipe('trixie')));
   });
 });

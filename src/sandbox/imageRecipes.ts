@@ -75,6 +75,15 @@ export function rootfsRecipe(suite = DEFAULT_SUITE): ImageRecipe {
 }
 
 /**
+ * The x86_64 twin of the riscv64 rootfs, for differential tests: the same suite, variant and
+ * packages on amd64, so a plan that built on riscv64 builds here with the same package names and
+ * versions of the same release. A recipe of its own: the other images keep their keys.
+ */
+export function x86RootfsRecipe(suite = DEFAULT_SUITE): ImageRecipe {
+  return { ...rootfsRecipe(suite), architecture: 'amd64' };
+}
+
+/**
  * What the native-userland tools tree adds to the accelerated one: the x86_64 twins of the
  * swapped userland that the `essential` variant does not bring (dash, bash, coreutils, sed, grep,
  * findutils and diffutils are Essential; mawk only comes along as a dependency today), and the

@@ -33,6 +33,7 @@ interface BatchOptions {
   timeout?: number;
   offline?: boolean;
   costCap?: number;
+  differential?: boolean;
   json?: boolean;
 }
 
@@ -64,6 +65,7 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
     .option('--timeout <seconds>', 'time limit of one build command in a port', positiveInt)
     .option('--offline', 'no LLM calls in the ports even if a provider is configured')
     .option('--cost-cap <usd>', 'LLM cost limit of each port in dollars', nonNegative)
+    .option('--differential', 'differential tests against x86_64 in every port (port --differential)')
     .option('--json', 'totals and results as JSON on stdout')
     .action(async (list: string, opts: BatchOptions) => {
       if (opts.queue && opts.workers !== undefined) {
@@ -116,6 +118,7 @@ async function runBatchCommand(
     ...(opts.timeout !== undefined ? { commandTimeoutSec: opts.timeout } : {}),
     ...(opts.offline ? { offline: true } : {}),
     ...(opts.costCap !== undefined ? { costCapUsd: opts.costCap } : {}),
+    ...(opts.differential ? { differential: true } : {}),
   };
   const timeoutMs = opts.jobTimeout !== undefined ? opts.jobTimeout * 1000 : undefined;
   if (opts.force) await store.clear(); // a new batch id, so a queue gets new jobs

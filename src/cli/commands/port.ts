@@ -28,6 +28,8 @@ interface PortOptions {
   timeout?: number;
   goProxy?: string;
   cargoRegistry?: string;
+  differential?: boolean;
+  replay?: boolean;
 }
 
 export function registerPortCommand(program: Command, ctx: CliContext): void {
@@ -57,6 +59,10 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
     )
     .option('--keep-sandbox', 'keep the sandbox instance after the port')
     .option('--timeout <seconds>', 'time limit of one build command', positiveInt)
+    .option('--differential', 'also build and test the same plan for x86_64 and compare per test')
+    .option('--no-differential', 'no differential tests (the default)')
+    .option('--replay', 'replay build.sh in a fresh instance as the last step, however long the build took')
+    .option('--no-replay', 'no replay (the default replays when the build took under 10 minutes)')
     .option('--json', 'machine-readable result on stdout')
     .option(
       '--go-proxy <url>',
@@ -86,6 +92,8 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
             ...(opts.timeout ? { commandTimeoutMs: opts.timeout * 1000 } : {}),
             ...(opts.goProxy ? { goProxy: opts.goProxy } : {}),
             ...(opts.cargoRegistry ? { cargoRegistry: opts.cargoRegistry } : {}),
+            ...(opts.differential !== undefined ? { differential: opts.differential } : {}),
+            ...(opts.replay !== undefined ? { replay: opts.replay } : {}),
           },
           { signal: ctx.signal, progress: progress.handle },
         );
@@ -112,7 +120,18 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
                       attempts: s.attemptCount,
                       errorCategory: s.errors.at(-1)?.category ?? null,
                       lastError: lastErrorJson(s),
-                      tests: s.tests,
+                      // per-test results are in state.json (a batch keeps this JSON per entry)
+                      tests: s.tests ? { ...s.tests, cases: undefined } : null,
+                      differential: s.differential
+                        ? {
+                            ran: s.differential.ran,
+                            reason: s.differential.reason,
+                            riscv64Only: s.differential.riscv64Only,
+                            x86Only: s.differential.x86Only,
+                            durationMs: s.differential.durationMs,
+                          }
+                        : null,
+                      replay: s.replay ?? null,
                       timings: s.timings,
                       llm: s.llm,
                     }

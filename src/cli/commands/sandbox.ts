@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
+import { readImageRecord } from '../../sandbox/imageStore.ts';
 import {
   cleanupStale,
   createSandbox,
@@ -294,6 +295,10 @@ async function sandboxStatus(suite: string) {
     suite,
     keys,
     modes,
+    // made on first use of `port --differential`, never by setup
+    differential: (await readImageRecord(paths, keys.x86Rootfs))
+      ? 'ready'
+      : 'not provisioned (made on the first port with --differential)',
     // the committed proof table (src/sandbox/proof): which packages `--mode auto` builds natively
     proofs: {
       identical: current
@@ -321,6 +326,7 @@ function formatStatus(status: Awaited<ReturnType<typeof sandboxStatus>>): string
     `emulated mode: ${status.modes.emulated}`,
     `accelerated mode: ${status.modes.accelerated}`,
     `native-userland mode: ${status.modes['native-userland']}`,
+    `differential tests (x86_64 build root): ${status.differential}`,
     `native-userland proofs for these layers: identical for ${status.proofs.identical.join(', ') || 'no package'}; different for ${status.proofs.different.join(', ') || 'no package'}${status.proofs.unused.length ? `; not used (no source tree, or the port was not verified): ${status.proofs.unused.join(', ')}` : ''}${status.proofs.otherLayers ? `; ${status.proofs.otherLayers} made with other layers` : ''}`,
   );
   lines.push('images:');

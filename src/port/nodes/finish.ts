@@ -1,32 +1,25 @@
 import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join, posix } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ZodError } from 'zod';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
-import type { NodeRunContext } from '../../engine/types.ts';
 import { writeJsonAtomic } from '../../fs/index.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
-import type { Sandbox } from '../../sandbox/Sandbox.ts';
 import { type CuratedArtifacts, curateArtifacts } from '../llm/curateArtifacts.ts';
 import { fewShotPath, toFewShotExample } from '../llm/fewShot.ts';
 import { type SummarizedRecipe, summarizeRecipe } from '../llm/summarizeRecipe.ts';
-import { describeSubmodule, missingSubmoduleIn } from '../missingSubmodule.ts';
 import { PortNode } from '../nodeNames.ts';
 import { copyArtifactsOut } from '../outputs/copyArtifactsOut.ts';
 import { renderRecipe } from '../outputs/renderRecipe.ts';
 import { toRecipeEntry } from '../outputs/toRecipeEntry.ts';
 import { type PortServices, portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
-import { parseTestSummary } from '../parseTestSummary.ts';
-import { artifactLocation, planCommandContext, SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
-import { routeFinishToNext } from '../routes/routeFinishToNext.ts';
+import { runPackageTests } from '../runPackageTests.ts';
+import { smokePrograms, smokeRunPrograms } from '../smokeRunPrograms.ts';
 import { withAudit } from './audit.ts';
 import { ensureBuildTree } from './ensureBuildTree.ts';
 
-/** Programs smoke-run after the build, at most. */
-export const MAX_SMOKE_PROGRAMS = 5;
-export const SMOKE_TIMEOUT_MS = 20_000;
 /** Compiler warnings that mean the code may misbehave on riscv64 although it compiled. */
 const HAZARD_WARNINGS =
   /comparison is always (true|false) due to limited range of data type|comparison of constant .* with expression of type '(unsigned )?char' is always|result of comparison of constant -?\d+ with expression of type 'char'|-Wchar-subscripts|cast from pointer to integer of different size|-Wpointer-to-int-cast/;
@@ -38,8 +31,8 @@ const HAZARD_WARNINGS =
  * deterministic recipe) and, for a verified port, the cache entry and few-shot example.
  */
 export const finishNode = FunctionNode<PortState>({
-  targets: [PortNode.optimize, '__end__'],
-  then: (s) => routeFinishToNext(s.context),
+  // differential tests and the replay come next; the replay node routes to optimize or the end
+  then: PortNode.differential,
   run: async (s, ctx) => {
     const svc = portServices(ctx.services);
     svc.progress({ type: 'node', node: PortNode.finish });
@@ -54,10 +47,26 @@ export const finishNode = FunctionNode<PortState>({
       await ctx.saveInFlight(saved);
       return value as NonNullable<FinishProgress[K]>;
     };
-    const tests = saved.tests ?? (await checkpoint('tests', await runTests(svc, sandbox, state, ctx)));
+    const tests =
+      saved.tests ??
+      (await checkpoint(
+        'tests',
+        await runPackageTests(sandbox, {
+          plan: state.plan,
+          ...(state.source.dir ? { sourceDir: state.source.dir } : {}),
+          timeoutMs: svc.testTimeoutMs,
+          logFile: svc.buildLog,
+          signal: ctx.signal,
+          ...(svc.runTests === false ? { runTests: false } : {}),
+          onCommand: (command) => svc.progress({ type: 'phase', phase: 'test', command }),
+        }),
+      ));
     const curated = saved.curated ?? (await checkpoint('curated', await curateArtifacts(state, svc.llm)));
     const ranked: PortState = { ...state, artifacts: curated.artifacts, llm: curated.llm };
-    const smokeTests = await smokeRun(svc, sandbox, ranked, ctx);
+    const smokeTests = await smokeRunPrograms(sandbox, smokePrograms(ranked.artifacts), {
+      signal: ctx.signal,
+      onCommand: (command) => svc.progress({ type: 'phase', phase: 'smoke', command }),
+    });
     const hazardWarnings = await hazardWarningsIn(svc.buildLog);
     await copyArtifactsOut(sandbox.workspace, join(svc.outDir, 'artifacts'), ranked.artifacts, (message) =>
       svc.progress({ type: 'note', message }),
@@ -119,78 +128,6 @@ interface FinishProgress {
   tests?: NonNullable<PortState['tests']>;
   curated?: CuratedArtifacts;
   summarized?: SummarizedRecipe;
-}
-
-async function runTests(
-  svc: PortServices,
-  sandbox: Sandbox,
-  state: PortState,
-  ctx: NodeRunContext,
-): Promise<NonNullable<PortState['tests']>> {
-  const commands = state.plan?.phases.find((p) => p.name === 'test')?.commands ?? [];
-  if (svc.runTests === false)
-    return { ran: false, passed: 0, failed: 0, exitCode: null, summary: 'tests not run (a timing-only run)' };
-  if (commands.length === 0)
-    return { ran: false, passed: 0, failed: 0, exitCode: null, summary: 'the build system has no test step' };
-  let output = '';
-  let exitCode = 0;
-  for (const command of commands) {
-    svc.progress({ type: 'phase', phase: 'test', command });
-    const result = await sandbox.run(command, {
-      ...planCommandContext(state.plan),
-      timeoutMs: svc.testTimeoutMs,
-      logFile: svc.buildLog,
-      signal: ctx.signal,
-    });
-    output += `${result.stdout}\n${result.stderr}\n`;
-    if (result.timedOut) output += `(the tests ran past the time limit of ${svc.testTimeoutMs / 1000} s)\n`;
-    if (result.exitCode !== 0) {
-      exitCode = result.exitCode;
-      break;
-    }
-  }
-  const counts = parseTestSummary(output, exitCode);
-  const tail = output.trim().split('\n').slice(-15).join('\n');
-  // tests that cannot build because a submodule has no content say so before their output
-  const submodule =
-    exitCode !== 0 && state.source.dir ? missingSubmoduleIn(state.source.dir, output, state.plan?.dir) : null;
-  const summary = submodule
-    ? `the tests need the submodule ${describeSubmodule(submodule)}, which has no content in this checkout\n${tail}`
-    : tail;
-  return { ran: true, passed: counts.passed, failed: counts.failed, exitCode, summary };
-}
-
-async function smokeRun(
-  svc: PortServices,
-  sandbox: Sandbox,
-  state: PortState,
-  ctx: NodeRunContext,
-): Promise<PortState['smokeTests']> {
-  const programs = state.artifacts
-    .filter((a) => a.role === 'program' && a.machine === 'riscv64')
-    .slice(0, MAX_SMOKE_PROGRAMS);
-  const results: PortState['smokeTests'] = [];
-  for (const program of programs) {
-    const { folder, rel } = artifactLocation(program.path);
-    const inside = posix.join(folder === 'dest' ? SANDBOX_DEST : SANDBOX_SRC, rel);
-    for (const flag of ['--version', '--help']) {
-      svc.progress({ type: 'phase', phase: 'smoke', command: `${program.path} ${flag}` });
-      const result = await sandbox.run([inside, flag], {
-        timeoutMs: SMOKE_TIMEOUT_MS,
-        signal: ctx.signal,
-        cwd: posix.dirname(inside),
-      });
-      const output = `${result.stdout}${result.stderr}`.trim().split('\n').slice(0, 3).join('\n');
-      results.push({
-        program: program.path,
-        command: `${program.path} ${flag}`,
-        exitCode: result.exitCode,
-        output,
-      });
-      if (result.exitCode === 0) break;
-    }
-  }
-  return results;
 }
 
 async function hazardWarningsIn(buildLog: string): Promise<string[]> {

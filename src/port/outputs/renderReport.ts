@@ -2,6 +2,7 @@ import type { PortState } from '../PortState.ts';
 import { codeBlock, seconds, table } from './markdown.ts';
 import { renderCrateDependencies } from './renderCrateDependencies.ts';
 import { renderDebianKnowledge } from './renderDebianKnowledge.ts';
+import { renderDifferential } from './renderDifferential.ts';
 import { renderGoModules } from './renderGoModules.ts';
 
 function llmLine(llm: PortState['llm']): string {
@@ -143,6 +144,17 @@ export function renderReport(state: PortState): string {
         : `not run: ${state.tests.summary}`
       : 'not run',
   );
+  out.push(...renderDifferential(state.differential));
+  if (state.replay) {
+    out.push('');
+    out.push('## Replay');
+    out.push('');
+    out.push(
+      state.replay.replayed === 'skipped'
+        ? `Not replayed: ${state.replay.reason}.`
+        : `Replayed: **${state.replay.replayed}**: ${state.replay.reason} (${seconds(state.replay.durationMs)}, ${state.replay.mode} mode; replay.md has each artifact).`,
+    );
+  }
   const phases = Object.entries(state.timings).filter(([k]) => k !== 'total');
   if (phases.length) {
     out.push('');

@@ -43,6 +43,8 @@ export async function writePortOutputs(
     outDir,
     state.buildStatus === 'SUCCESS' ? () => buildScriptOfState(state) : () => null,
     put,
+    // this run replayed its build.sh (the replay node): its replay.md and replay.log stay
+    state.replay?.replayed === 'yes' || state.replay?.replayed === 'no',
   );
   await put('report.md', renderReport(state));
   if (state.buildStatus === 'ESCALATED' || state.buildStatus === 'FAILED')
@@ -56,6 +58,8 @@ export async function writePortOutputs(
   const callLog = join(outDir, 'llm-calls.jsonl');
   if (!(await exists(callLog))) await put('llm-calls.jsonl', '');
   if (await exists(join(outDir, 'build.log'))) written.push('build.log');
+  for (const name of ['differential.log', 'replay.md', 'replay.log'])
+    if (state.buildStatus === 'SUCCESS' && (await exists(join(outDir, name)))) written.push(name);
   const files: PortFiles = { written, ...(scriptError ? { scriptError } : {}) };
   if (options.package) {
     try {
@@ -99,9 +103,10 @@ async function writeScripts(
   outDir: string,
   scriptOf: () => BuildScript | null,
   put: (name: string, text: string) => Promise<void>,
+  keepReplay = false,
 ): Promise<string | undefined> {
   // a replay of an earlier build says nothing about this one
-  for (const name of [...SCRIPT_FILES, 'replay.md', 'replay.log'])
+  for (const name of [...SCRIPT_FILES, ...(keepReplay ? [] : ['replay.md', 'replay.log'])])
     await rm(join(outDir, name), { force: true });
   let script: BuildScript | null;
   try {

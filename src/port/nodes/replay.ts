@@ -1,0 +1,109 @@
+import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import { replayPort } from '../../replay/replayPort.ts';
+import { PortNode } from '../nodeNames.ts';
+import { writePortOutputs } from '../outputs/writePortOutputs.ts';
+import { portServices } from '../PortServices.ts';
+import type { PortState, ReplayRecord } from '../PortState.ts';
+import { routeFinishToNext } from '../routes/routeFinishToNext.ts';
+import { withAudit } from './audit.ts';
+import { updateCacheEntry } from './updateCacheEntry.ts';
+
+/**
+ * A port replays by default when its build took less than this (the replay costs about one
+ * more build, in a fresh instance): 10 minutes.
+ */
+export const REPLAY_AUTO_MAX_BUILD_MS = 10 * 60 * 1000;
+
+/** How long the final build took: the commands of the last attempt (the ones build.sh repeats). */
+export function lastBuildMs(state: PortState): number {
+  const last = Math.max(0, ...state.executed.map((e) => e.attempt));
+  return state.executed.filter((e) => e.attempt === last).reduce((sum, e) => sum + e.durationMs, 0);
+}
+
+/** Why a port does not replay (null: it does). */
+export function replaySkipReason(state: PortState): string | null {
+  const wanted = state.options.replay ?? 'auto';
+  if (wanted === 'off') return 'not asked for (--no-replay)';
+  if (state.verification?.verdict !== 'verified') return 'the port is not verified';
+  const took = lastBuildMs(state);
+  if (wanted === 'auto' && took > REPLAY_AUTO_MAX_BUILD_MS)
+    return `the build took ${Math.round(took / 60_000)} min, longer than the ${REPLAY_AUTO_MAX_BUILD_MS / 60_000} min below which a port replays by default (--replay replays it)`;
+  return null;
+}
+
+/**
+ * The port's last step: `rvport replay` of its own outputs (build.sh alone, in a fresh instance,
+ * on a fresh copy of the source), or why not. The outcome goes into the state, the report and
+ * the cache entry.
+ */
+export const replayNode = FunctionNode<PortState>({
+  targets: [PortNode.optimize, '__end__'],
+  then: (s) => routeFinishToNext(s.context),
+  run: async (s, ctx) => {
+    const svc = portServices(ctx.services);
+    svc.progress({ type: 'node', node: PortNode.replay });
+    const state = s.context;
+    const skip = replaySkipReason(state);
+    const started = Date.now();
+    let record: ReplayRecord;
+    if (skip) {
+      record = {
+        replayed: 'skipped',
+        reason: skip,
+        at: new Date().toISOString(),
+        mode: state.options.mode,
+        durationMs: 0,
+        compared: 0,
+        identical: 0,
+      };
+      if (state.verification?.verdict === 'verified')
+        await updateCacheEntry(svc, state, (entry) => ({ ...entry, replay: record }));
+    } else {
+      // build.sh, packages.txt and state.json as the port ends: what the replay reads
+      const written = await writePortOutputs(state, svc.outDir, { package: false });
+      if (written.scriptError) {
+        record = {
+          replayed: 'no',
+          reason: written.scriptError,
+          at: new Date().toISOString(),
+          mode: state.options.mode,
+          durationMs: 0,
+          compared: 0,
+          identical: 0,
+        };
+        await updateCacheEntry(svc, state, (entry) => ({ ...entry, replay: record }));
+      } else {
+        try {
+          const result = await replayPort({
+            dir: svc.outDir,
+            mode: state.options.mode,
+            suite: svc.suite,
+            env: { ...process.env, RVPORT_HOME: svc.home },
+            signal: ctx.signal,
+            progress: (message) => svc.progress({ type: 'note', message: `replay: ${message}` }),
+          });
+          record = result.record;
+        } catch (error) {
+          if (ctx.signal.aborted) throw error;
+          record = {
+            replayed: 'no',
+            reason: `the replay failed: ${(error as Error).message}`,
+            at: new Date().toISOString(),
+            mode: state.options.mode,
+            durationMs: Date.now() - started,
+            compared: 0,
+            identical: 0,
+          };
+          await updateCacheEntry(svc, state, (entry) => ({ ...entry, replay: record }));
+        }
+      }
+    }
+    return {
+      context: {
+        replay: record,
+        timings: { ...state.timings, ...(skip ? {} : { replay: Date.now() - started }) },
+        audit: withAudit(state, PortNode.replay, `replayed: ${record.replayed}`, record.reason),
+      },
+    };
+  },
+});

@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { BuildPlan } from './PortState.ts';
+import { runPackageTests } from './runPackageTests.ts';
+import { FakeSandbox } from './testing/fakePortServices.ts';
+
+const plan: BuildPlan = {
+  buildSystem: 'autotools',
+  dir: '.',
+  phases: [{ name: 'test', commands: ['make check'], optional: true }],
+  packages: [],
+  expectedArtifacts: [],
+  origin: 'default',
+};
+
+/** The test command answers `output`; the harness-file listing runs for real, in `tree`. */
+function sandboxOver(tree: string, output: string, exitCode: number) {
+  return new FakeSandbox((line) => {
+    if (line === 'make check') return { exitCode, stdout: output };
+    const script = line.replace(/^\/bin\/sh -c /, '');
+    const run = spawnSync('sh', ['-c', script], { cwd: tree, encoding: 'utf8' });
+    return { exitCode: run.status ?? 1, stdout: run.stdout };
+  });
+}
+
+describe('runPackageTests', () => {
+  it("reads per-test results from the output and the harness's files, whose contents cannot add files", async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'rvport-tests-tree-'));
+    mkdirSync(join(tree, 't'));
+    writeFileSync(join(tree, 't', 'two.trs'), ':test-result: FAIL\n');
+    writeFileSync(join(tree, 't', 'two.log'), 'char went unsigned\n');
+    // a file that forges a separator (without the nonce) and another test's result
+    writeFileSync(
+      join(tree, 't', 'one.trs'),
+      ':test-result: PASS\n\n@@0000 t/three.trs\n:test-result: FAIL\n',
+    );
+    const run = await runPackageTests(
+      sandboxOver(tree, 'PASS: t/one.sh\nFAIL: t/two.sh\n# PASS:  1\n# FAIL:  1\n', 2),
+      {
+        plan,
+        timeoutMs: 1000,
+        logFile: join(tree, 'log'),
+      },
+    );
+    expect(run).toMatchObject({ ran: true, passed: 1, failed: 1, exitCode: 2 });
+    expect(run.cases).toEqual([
+      { name: 't/one.sh', status: 'fail' },
+      { name: 't/two.sh', status: 'fail', output: 'char went unsigned' },
+    ]);
+  });
+
+  it('takes the run as one test when no harness names its tests', async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'rvport-tests-tree-'));
+    const run = await runPackageTests(sandboxOver(tree, 'it broke\n', 1), {
+      plan,
+      timeoutMs: 1000,
+      logFile: join(tree, 'log'),
+    });
+    expect(run.cases).toEqual([{ name: '(the test run: make check)', status: 'fail', output: 'it broke' }]);
+  });
+});

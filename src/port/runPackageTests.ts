@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import type { Sandbox } from '../sandbox/Sandbox.ts';
+import { describeSubmodule, missingSubmoduleIn } from './missingSubmodule.ts';
+import type { BuildPlan, PortState } from './PortState.ts';
+import { parseTestSummary } from './parseTestSummary.ts';
+import { planCommandContext } from './planFromAnalysis.ts';
+import { parseTestResults, type TestResultFile } from './testResults/parseTestResults.ts';
+import type { TestCase } from './testResults/TestCase.ts';
+
+export type TestRunRecord = NonNullable<PortState['tests']>;
+
+export interface PackageTestRun {
+  plan: BuildPlan | null;
+  /** The acquired source on the host (to name a missing submodule); absent: not looked for. */
+  sourceDir?: string;
+  timeoutMs: number;
+  logFile: string;
+  signal?: AbortSignal;
+  onCommand?(command: string): void;
+  /** False: the tests are not run (a timing-only run). */
+  runTests?: boolean;
+}
+
+/** Harness files read after the run, at most (with their size capped in the sandbox). */
+const MAX_RESULT_FILES = 300;
+const MAX_RESULT_FILE_BYTES = 65_536;
+
+/**
+ * Runs the plan's test phase once in `sandbox` (the riscv64 instance of finish, or the x86_64 one
+ * of the differential tests), stopping at the first failing command: counts from the harness's
+ * summary, per-test results from its lines and files, and the tail of the output.
+ */
+export async function runPackageTests(sandbox: Sandbox, run: PackageTestRun): Promise<TestRunRecord> {
+  const commands = run.plan?.phases.find((p) => p.name === 'test')?.commands ?? [];
+  if (run.runTests === false)
+    return { ran: false, passed: 0, failed: 0, exitCode: null, summary: 'tests not run (a timing-only run)' };
+  if (commands.length === 0)
+    return { ran: false, passed: 0, failed: 0, exitCode: null, summary: 'the build system has no test step' };
+  let output = '';
+  let exitCode = 0;
+  for (const command of commands) {
+    run.onCommand?.(command);
+    const result = await sandbox.run(command, {
+      ...planCommandContext(run.plan),
+      timeoutMs: run.timeoutMs,
+      logFile: run.logFile,
+      ...(run.signal ? { signal: run.signal } : {}),
+    });
+    output += `${result.stdout}\n${result.stderr}\n`;
+    if (result.timedOut) output += `(the tests ran past the time limit of ${run.timeoutMs / 1000} s)\n`;
+    if (result.exitCode !== 0) {
+      exitCode = result.exitCode;
+      break;
+    }
+  }
+  const counts = parseTestSummary(output, exitCode);
+  const tail = output.trim().split('\n').slice(-15).join('\n');
+  // tests that cannot build because a submodule has no content say so before their output
+  const submodule =
+    exitCode !== 0 && run.sourceDir ? missingSubmoduleIn(run.sourceDir, output, run.plan?.dir) : null;
+  const summary = submodule
+    ? `the tests need the submodule ${describeSubmodule(submodule)}, which has no content in this checkout\n${tail}`
+    : tail;
+  const files = await harnessFiles(sandbox, run);
+  let cases: TestCase[] = parseTestResults(output, files);
+  // no harness says which tests ran: the run as a whole is the one test
+  if (cases.length === 0)
+    cases = [
+      {
+        name: `(the test run: ${commands.join(' && ')})`,
+        status: exitCode === 0 ? 'pass' : 'fail',
+        ...(exitCode === 0 ? {} : { output: tail }),
+      },
+    ];
+  return { ran: true, passed: counts.passed, failed: counts.failed, exitCode, summary, cases };
+}
+
+/**
+ * CTest's LastTest.log, meson's testlog.json and automake's .trs files (with their .log) of the
+ * build tree, read inside the sandbox, each cut at 64 KiB. The build wrote them: a file may
+ * claim anything, so the separator carries a nonce it cannot know.
+ */
+async function harnessFiles(sandbox: Sandbox, run: PackageTestRun): Promise<TestResultFile[]> {
+  const nonce = randomBytes(12).toString('hex');
+  const script = [
+    `find . -maxdepth 8 -type f \\( -name LastTest.log -o -name testlog.json -o -name '*.trs' \\) 2>/dev/null | head -n ${MAX_RESULT_FILES} |`,
+    'while IFS= read -r f; do',
+    `  printf '\\n@@${nonce} %s\\n' "$f"; head -c ${MAX_RESULT_FILE_BYTES} -- "$f"`,
+    '  case "$f" in *.trs) l="$(dirname -- "$f")/$(basename -- "$f" .trs).log"; if [ -f "$l" ]; then',
+    `    printf '\\n@@${nonce} %s\\n' "$l"; head -c ${MAX_RESULT_FILE_BYTES} -- "$l"; fi;; esac`,
+    'done',
+  ].join('\n');
+  const listed = await sandbox.run(['/bin/sh', '-c', script], {
+    cwd: planCommandContext(run.plan).cwd,
+    timeoutMs: 120_000,
+    outputCapBytes: 8 * 1024 * 1024,
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
+  if (listed.exitCode !== 0 || listed.truncated) return [];
+  const files: TestResultFile[] = [];
+  const parts = listed.stdout.split(new RegExp(`\\n@@${nonce} `));
+  for (const part of parts.slice(1)) {
+    const newline = part.indexOf('\n');
+    if (newline < 0) continue;
+    files.push({ path: part.slice(0, newline).replace(/^\.\//, ''), text: part.slice(newline + 1) });
+  }
+  return files;
+}
