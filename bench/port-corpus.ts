@@ -50,6 +50,8 @@ interface Row {
   seconds: number;
   tests: string;
   llmCalls: number;
+  /** The replay of build.sh as the port's last step (public corpus); absent in older rows. */
+  replay?: string;
   commit: string;
   finishedAt: string;
 }
@@ -102,6 +104,9 @@ async function portOne(corpus: Corpus, name: string, note: string, commit: strin
       '--json',
       '--timeout',
       '1200',
+      // the public corpus gives the replay table (build.sh alone rebuilds the port); the others
+      // are about porting code nobody chose, and a replay would double their time
+      corpus === 'public' ? '--replay' : '--no-replay',
       '--out',
       join(out, corpus),
     ],
@@ -136,9 +141,22 @@ async function portOne(corpus: Corpus, name: string, note: string, commit: strin
     seconds,
     tests: tests?.ran ? `${tests.passed} passed, ${tests.failed} failed` : 'not run',
     llmCalls: Number((r.llm as { calls?: number } | undefined)?.calls ?? 0),
+    replay: replayCell(r.replay),
     commit,
     finishedAt: new Date().toISOString(),
   };
+}
+
+/** `yes, 23 of 23 identical, 41 s`, `no: …`, `skipped: …`, or `-` when none was recorded. */
+function replayCell(record: unknown): string {
+  const r = record as
+    | { replayed?: string; reason?: string; compared?: number; identical?: number; durationMs?: number }
+    | null
+    | undefined;
+  if (!r?.replayed) return '-';
+  if (r.replayed === 'yes')
+    return `yes, ${r.identical} of ${r.compared} identical, ${Math.round((r.durationMs ?? 0) / 1000)} s`;
+  return `${r.replayed}: ${(r.reason ?? '').slice(0, 100)}`;
 }
 
 function cell(text: string): string {
@@ -152,13 +170,14 @@ function render(rows: readonly Row[]): string {
     if (!mine.length) continue;
     const verified = mine.filter((r) => r.result === 'verified').length;
     lines.push(`#### ${corpus}: ${verified} of ${mine.length} verified`, '');
+    const replays = mine.some((r) => r.replay && r.replay !== '-');
     lines.push(
-      '| package | result | exit | category | attempts | repairs | wall time | mode | build system | tests | error line |',
+      `| package | result | exit | category | attempts | repairs | wall time | mode | build system | tests |${replays ? ' replay |' : ''} error line |`,
     );
-    lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+    lines.push(`|---|---|---|---|---|---|---|---|---|---|${replays ? '---|' : ''}---|`);
     for (const r of mine)
       lines.push(
-        `| ${r.name} | ${r.result} | ${r.exitCode} | ${r.errorCategory} | ${r.attempts} | ${r.repairs ?? '?'} | ${r.seconds} s | ${r.mode} | ${r.buildSystem} | ${r.tests} | ${cell(r.errorLine)} |`,
+        `| ${r.name} | ${r.result} | ${r.exitCode} | ${r.errorCategory} | ${r.attempts} | ${r.repairs ?? '?'} | ${r.seconds} s | ${r.mode} | ${r.buildSystem} | ${r.tests} |${replays ? ` ${cell(r.replay ?? '-')} |` : ''} ${cell(r.errorLine)} |`,
       );
     lines.push('');
   }
