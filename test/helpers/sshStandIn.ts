@@ -59,7 +59,9 @@ function keygen(file: string): void {
 }
 
 function fingerprint(pub: string): string {
-  return execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', pub], { encoding: 'utf8' }).split(' ')[1] ?? '';
+  return (
+    execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', pub], { encoding: 'utf8' }).split(' ')[1] ?? ''
+  );
 }
 
 /**
@@ -165,6 +167,8 @@ export function sandboxSession(box: ChrootSandbox): string {
   const argv = box.hostCommand(['/bin/sh', '-c'], { cwd: '/root' });
   const dir = mkdtempSync(join(tmpdir(), 'rvport-sshd-session-'));
   const script = join(dir, 'session.sh');
-  writeFileSync(script, `#!/bin/sh\nexec ${argv.map(quote).join(' ')} "$SSH_ORIGINAL_COMMAND"\n`, { mode: 0o755 });
+  writeFileSync(script, `#!/bin/sh\nexec ${argv.map(quote).join(' ')} "$SSH_ORIGINAL_COMMAND"\n`, {
+    mode: 0o755,
+  });
   return script;
 }

@@ -1,4 +1,14 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +34,9 @@ let scratch: string;
 
 beforeAll(async () => {
   await provisionedImages();
-  instance = await createSandbox({ mode: 'accelerated', keep: true });
+  // emulated: a real riscv64 machine compiles with its native gcc (which, unlike the cross
+  // compilers of accelerated mode, reads LIBRARY_PATH)
+  instance = await createSandbox({ mode: 'emulated', keep: true });
   standIn = await startSshStandIn(sandboxSession(instance));
   home = mkdtempSync(join(tmpdir(), 'rvport-ssh-home-'));
   scratch = mkdtempSync(join(tmpdir(), 'rvport-ssh-scratch-'));
@@ -86,9 +98,23 @@ describe('the SSH target', () => {
     expect(chunks[0]?.at ?? Infinity).toBeLessThan(result.durationMs - 1500);
 
     const env = await box.run(['env'], { env: { EXTRA: 'x' } });
-    const names = env.stdout.trim().split('\n').map((l) => l.split('=')[0]);
+    const names = env.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=')[0]);
     expect(names.sort()).toEqual(
-      ['CPATH', 'EXTRA', 'HOME', 'LANG', 'LD_LIBRARY_PATH', 'LIBRARY_PATH', 'PATH', 'PKG_CONFIG_PATH', 'SHELL', 'TMPDIR'].sort(),
+      [
+        'CPATH',
+        'EXTRA',
+        'HOME',
+        'LANG',
+        'LD_LIBRARY_PATH',
+        'LIBRARY_PATH',
+        'PATH',
+        'PKG_CONFIG_PATH',
+        'SHELL',
+        'TMPDIR',
+      ].sort(),
     );
     expect(env.stdout).toContain(`HOME=${box.remoteRoot}/home`);
 
@@ -109,13 +135,16 @@ describe('the SSH target', () => {
     expect(late.exitCode).toBe(1);
   });
 
-  it('keeps the tail of the output and stops a command past the output limit', { timeout: 60_000 }, async () => {
-    const capped = await box.run('head -c 100000 /dev/zero | tr "\\0" a; echo; echo end', { outputCapBytes: 1000 });
+  it('keeps the tail of the output and stops a command past the output limit', {
+    timeout: 60_000,
+  }, async () => {
+    const capped = await box.run('head -c 100000 /dev/zero | tr "\\0" a; echo; echo end', {
+      outputCapBytes: 1000,
+    });
     expect(capped.exitCode).toBe(0);
     expect(capped.truncated).toBe(true);
     expect(capped.stdoutBytes).toBe(100005);
-    expect(capped.stdout.length).toBeLessThanOrEqual(1000);
-    expect(capped.stdout.endsWith('a\nend\n')).toBe(true);
+    expect(capped.stdout).toMatch(/^\[… 99005 earlier bytes omitted …\]\na{994}\nend\n$/);
 
     const limited = await createSshSandbox({ target: 'standin', home, limits: { outputBytes: 64 * 1024 } });
     try {
@@ -161,13 +190,20 @@ describe('the SSH target', () => {
     expect((await box.run(['test', '-e', '/build/extra.txt'])).exitCode).toBe(1);
   });
 
-  it('installs a package into the workspace prefix, not the remote system', { timeout: 10 * 60_000 }, async () => {
+  it('installs a package into the workspace prefix, not the remote system', {
+    timeout: 10 * 60_000,
+  }, async () => {
     const result = await box.installPackages(['libcjson-dev']);
     expect(result.exitCode, result.stderr).toBe(0);
-    const header = await box.run('ls "$HOME/../prefix/usr/include/cjson/cJSON.h" && test ! -e /usr/include/cjson/cJSON.h');
+    const header = await box.run(
+      'ls "$HOME/../prefix/usr/include/cjson/cJSON.h" && test ! -e /usr/include/cjson/cJSON.h',
+    );
     expect(header.exitCode, header.stderr).toBe(0);
     // the compiler finds it through CPATH and LIBRARY_PATH
-    await box.writeFile('/build/j.c', '#include <cjson/cJSON.h>\nint main(void){return cJSON_Parse("1")==0;}\n');
+    await box.writeFile(
+      '/build/j.c',
+      '#include <cjson/cJSON.h>\nint main(void){return cJSON_Parse("1")==0;}\n',
+    );
     const built = await box.run('gcc -o j j.c -lcjson && ./j');
     expect(built.exitCode, built.stderr).toBe(0);
   });
@@ -195,10 +231,13 @@ describe('host keys', () => {
       expect(run.stderr).toMatch(/rvport target add .* --host-key-fingerprint/);
       expect(Date.now() - started).toBeLessThan(30_000);
       // TOFU only when asked, and then only the key that answered
-      const added = await runCli(['target', 'add', standIn.url, '--accept-new-host-key', '--identity', standIn.clientKey, '--json'], {
-        cwd: scratch,
-        env: { RVPORT_HOME: fresh },
-      });
+      const added = await runCli(
+        ['target', 'add', standIn.url, '--accept-new-host-key', '--identity', standIn.clientKey, '--json'],
+        {
+          cwd: scratch,
+          env: { RVPORT_HOME: fresh },
+        },
+      );
       expect(added.code, added.stderr).toBe(0);
       expect(JSON.parse(added.stdout).pinned[0].fingerprint).toBe(standIn.hostKeyFingerprint);
     } finally {

@@ -24,47 +24,54 @@ export function registerProbeCommand(program: Command, ctx: CliContext): void {
     .description('the machine a build is for: ISA and extensions, ids, cores, memory, compilers, emulation')
     .option('--mode <mode>', 'sandbox mode: native-userland, accelerated or emulated', 'accelerated')
     .option('--suite <suite>', 'Debian suite of the rootfs', 'trixie')
-    .option('--target <target>', 'a riscv64 machine over SSH: ssh://user@host[:port] or a name from rvport target add')
-    .option('--identity <file>', 'the private key for --target (default: the saved target\'s, or rvport\'s own)')
+    .option(
+      '--target <target>',
+      'a riscv64 machine over SSH: ssh://user@host[:port] or a name from rvport target add',
+    )
+    .option(
+      '--identity <file>',
+      "the private key for --target (default: the saved target's, or rvport's own)",
+    )
     .option('--json', 'machine-readable result on stdout')
-    .action((options: { mode?: string; suite?: string; json?: boolean; target?: string; identity?: string }) =>
-      withSandboxErrors(ctx, async () => {
-        const mode = parseMode(options.mode);
-        let box: Sandbox;
-        if (options.target) {
-          box = await createSshSandbox({
-            target: options.target,
-            ...(options.identity ? { identity: options.identity } : {}),
-          });
-        } else {
-          if (options.identity) throw new UsageError('--identity goes with --target');
-          box = await createSandbox({ mode, suite: options.suite });
-        }
-        try {
-          const report = await runProbe(
-            box,
-            options.target
-              ? { target: 'ssh', mode: 'native', qemuVersion: null }
-              : { target: 'local-sandbox', mode, qemuVersion: await hostQemuVersion(ctx.signal) },
-            { signal: ctx.signal },
-          );
-          // every string in the report is the target's text: JSON escapes control characters, the
-          // human form has its escape sequences removed
-          ctx.out(
-            options.json ? `${JSON.stringify(report, null, 2)}\n` : terminalSafe(formatProbeReport(report)),
-          );
-        } catch (error) {
-          if (!isProbeOutputError(error)) throw error;
-          if (ctx.signal.aborted) {
-            ctx.err('rvport: interrupted\n');
-            ctx.exitCode = ExitCode.Interrupted;
-            return;
+    .action(
+      (options: { mode?: string; suite?: string; json?: boolean; target?: string; identity?: string }) =>
+        withSandboxErrors(ctx, async () => {
+          const mode = parseMode(options.mode);
+          let box: Sandbox;
+          if (options.target) {
+            box = await createSshSandbox({
+              target: options.target,
+              ...(options.identity ? { identity: options.identity } : {}),
+            });
+          } else {
+            if (options.identity) throw new UsageError('--identity goes with --target');
+            box = await createSandbox({ mode, suite: options.suite });
           }
-          throw new UsageError(`probe failed: ${error.message}`, ExitCode.Failure);
-        } finally {
-          await box.destroy();
-        }
-      }),
+          try {
+            const report = await runProbe(
+              box,
+              options.target
+                ? { target: 'ssh', mode: 'native', qemuVersion: null }
+                : { target: 'local-sandbox', mode, qemuVersion: await hostQemuVersion(ctx.signal) },
+              { signal: ctx.signal },
+            );
+            // every string in the report is the target's text: JSON escapes control characters, the
+            // human form has its escape sequences removed
+            ctx.out(
+              options.json ? `${JSON.stringify(report, null, 2)}\n` : terminalSafe(formatProbeReport(report)),
+            );
+          } catch (error) {
+            if (!isProbeOutputError(error)) throw error;
+            if (ctx.signal.aborted) {
+              ctx.err('rvport: interrupted\n');
+              ctx.exitCode = ExitCode.Interrupted;
+              return;
+            }
+            throw new UsageError(`probe failed: ${error.message}`, ExitCode.Failure);
+          } finally {
+            await box.destroy();
+          }
+        }),
     );
 }
 

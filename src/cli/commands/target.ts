@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import { rvportHome } from '../../config/rvportHome.ts';
 import { addTarget } from '../../sandbox/ssh/addTarget.ts';
 import { readTargets } from '../../sandbox/ssh/targetStore.ts';
-import { rvportHome } from '../../config/rvportHome.ts';
 import type { CliContext } from '../CliContext.ts';
 import { withSandboxErrors } from '../withSandboxErrors.ts';
 
@@ -16,15 +16,21 @@ export function registerTargetCommand(program: Command, ctx: CliContext): void {
   target
     .command('add <url>')
     .description('pin the host key of ssh://user@host[:port] and save it as a target')
-    .option('--host-key-fingerprint <fp>', 'the SHA256 fingerprint of the host key, from the machine\'s owner')
+    .option('--host-key-fingerprint <fp>', "the SHA256 fingerprint of the host key, from the machine's owner")
     .option('--accept-new-host-key', 'trust the key the machine presents now (trust on first use)')
     .option('--name <name>', 'a short name for --target (default: the host)')
-    .option('--identity <file>', 'the private key to log in with (default: rvport\'s own, made now)')
+    .option('--identity <file>', "the private key to log in with (default: rvport's own, made now)")
     .option('--json', 'machine-readable result on stdout')
     .action(
       (
         url: string,
-        options: { hostKeyFingerprint?: string; acceptNewHostKey?: boolean; name?: string; identity?: string; json?: boolean },
+        options: {
+          hostKeyFingerprint?: string;
+          acceptNewHostKey?: boolean;
+          name?: string;
+          identity?: string;
+          json?: boolean;
+        },
       ) =>
         withSandboxErrors(ctx, async () => {
           const result = await addTarget({
@@ -43,7 +49,10 @@ export function registerTargetCommand(program: Command, ctx: CliContext): void {
             ...result.pinned.map((k) => `pinned host key ${k.type} ${k.fingerprint}`),
           ];
           if (result.publicKey)
-            lines.push(`rvport logs in with this key; add it to the remote user's ~/.ssh/authorized_keys:`, `  ${result.publicKey}`);
+            lines.push(
+              `rvport logs in with this key; add it to the remote user's ~/.ssh/authorized_keys:`,
+              `  ${result.publicKey}`,
+            );
           ctx.out(`${lines.join('\n')}\n`);
         }),
     );
@@ -55,7 +64,8 @@ export function registerTargetCommand(program: Command, ctx: CliContext): void {
       withSandboxErrors(ctx, async () => {
         const targets = await readTargets(rvportHome());
         if (options.json) ctx.out(`${JSON.stringify({ targets }, null, 2)}\n`);
-        else ctx.out(targets.map((t) => `${t.name}\t${t.url}${t.identity ? `\t${t.identity}` : ''}\n`).join(''));
+        else
+          ctx.out(targets.map((t) => `${t.name}\t${t.url}${t.identity ? `\t${t.identity}` : ''}\n`).join(''));
       }),
     );
 }

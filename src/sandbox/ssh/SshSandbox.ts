@@ -5,8 +5,8 @@ import { debianMirror } from '../../debian/debianMirror.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
 import { extractTarball } from '../../sources/tar/extractTarball.ts';
-import { copyOutTree } from '../chroot/copyOutTree.ts';
 import { isCommandNotFound } from '../chroot/ChrootSandbox.ts';
+import { copyOutTree } from '../chroot/copyOutTree.ts';
 import { SandboxError } from '../errors.ts';
 import { resolveLimits, type SandboxLimitOverrides } from '../limits/SandboxLimits.ts';
 import { DebDownloadError, downloadDebs } from '../packages/downloadDebs.ts';
@@ -27,9 +27,9 @@ import {
   DESTROY_SCRIPT,
   fromRemote,
   KILL_SCRIPT,
-  remoteBaseEnv,
   ROLLBACK_SCRIPT,
   RUN_SCRIPT,
+  remoteBaseEnv,
   SNAPSHOT_SCRIPT,
   toRemote,
   UNPACK_DEBS_SCRIPT,
@@ -113,7 +113,10 @@ export class SshSandbox implements Sandbox {
 
   async readFile(path: string): Promise<Buffer> {
     const chunks: Buffer[] = [];
-    const result = await this.run(['cat', '--', path], { onStdout: (c) => chunks.push(c), outputCapBytes: 4096 });
+    const result = await this.run(['cat', '--', path], {
+      onStdout: (c) => chunks.push(c),
+      outputCapBytes: 4096,
+    });
     if (result.exitCode !== 0) throw this.fileError('read', path, result);
     return Buffer.concat(chunks);
   }
@@ -173,7 +176,8 @@ export class SshSandbox implements Sandbox {
     options: Pick<SandboxRunOptions, 'timeoutMs' | 'signal' | 'onStdout' | 'onStderr' | 'logFile'> = {},
   ): Promise<SandboxRunResult> {
     const bad = packages.filter((p) => !PACKAGE_NAME.test(p));
-    if (bad.length > 0) throw new SandboxError('sandbox-failed', `not Debian package names: ${bad.join(', ')}`);
+    if (bad.length > 0)
+      throw new SandboxError('sandbox-failed', `not Debian package names: ${bad.join(', ')}`);
     if (packages.length === 0) throw new SandboxError('sandbox-failed', 'no packages to install');
     const listed = await this.run(
       [
@@ -207,14 +211,17 @@ export class SshSandbox implements Sandbox {
       const staged = join(this.init.localDir, `debs-${fresh()}`);
       await mkdir(staged);
       try {
-        for (const file of files) await link(file, join(staged, basename(file))).catch(async () => {
-          const { copyFile } = await import('node:fs/promises');
-          await copyFile(file, join(staged, basename(file)));
-        });
+        for (const file of files)
+          await link(file, join(staged, basename(file))).catch(async () => {
+            const { copyFile } = await import('node:fs/promises');
+            await copyFile(file, join(staged, basename(file)));
+          });
         const remoteDir = `${this.root}/tmp/${basename(staged)}`;
         const sent = await sendStream(
           ['tar', '-C', dirname(staged), '-cf', '-', '--', basename(staged)],
-          this.ssh(this.script(COPY_IN_SCRIPT, 'rvport-copy-in', [this.root, fresh(), remoteDir, basename(staged)])),
+          this.ssh(
+            this.script(COPY_IN_SCRIPT, 'rvport-copy-in', [this.root, fresh(), remoteDir, basename(staged)]),
+          ),
           SSH_ENV,
           TRANSFER_TIMEOUT_MS,
         );
@@ -223,10 +230,13 @@ export class SshSandbox implements Sandbox {
           const message = `E: could not send the packages to ${this.target.url}: ${printable(sent.stderr.trim(), 400)}\n`;
           return { ...listed, exitCode: 100, stderr: message };
         }
-        return await this.runNow(['/bin/sh', '-c', UNPACK_DEBS_SCRIPT, 'rvport-unpack', this.root, remoteDir], {
-          ...options,
-          raw: true,
-        });
+        return await this.runNow(
+          ['/bin/sh', '-c', UNPACK_DEBS_SCRIPT, 'rvport-unpack', this.root, remoteDir],
+          {
+            ...options,
+            raw: true,
+          },
+        );
       } finally {
         await rm(staged, { recursive: true, force: true });
       }
@@ -280,7 +290,8 @@ export class SshSandbox implements Sandbox {
   ): Promise<SandboxRunResult> {
     const argv = typeof command === 'string' ? ['/bin/sh', '-c', command] : [...command];
     if (argv.length === 0 || !argv[0]) throw new SandboxError('sandbox-failed', 'empty command');
-    if (argv[0].includes('=')) throw new SandboxError('sandbox-failed', `a program name may not contain "=": ${argv[0]}`);
+    if (argv[0].includes('='))
+      throw new SandboxError('sandbox-failed', `a program name may not contain "=": ${argv[0]}`);
     const map = (word: string) => (options.raw ? word : toRemote(word, this.root));
     const env: Record<string, string> = { ...remoteBaseEnv(this.root) };
     for (const [name, value] of Object.entries({ ...this.init.env, ...options.env })) {
@@ -317,7 +328,10 @@ export class SshSandbox implements Sandbox {
     this.failIfConnection(result.exitCode, result.stderr);
     const stderr = fromRemote(result.stderr, this.root);
     const limit = result.outputLimited
-      ? { kind: 'output' as const, detail: `stopped: the command wrote more than ${limits.outputBytes} bytes of output` }
+      ? {
+          kind: 'output' as const,
+          detail: `stopped: the command wrote more than ${limits.outputBytes} bytes of output`,
+        }
       : undefined;
     return {
       exitCode: result.exitCode,
@@ -382,7 +396,10 @@ export class SshSandbox implements Sandbox {
           : got.timedOut
             ? 'timed out'
             : printable(fromRemote(got.stderr, this.root).trim(), 800) || `exit ${got.exitCode}`;
-        throw new SandboxError('sandbox-failed', `could not copy out ${shown} from ${this.target.url}: ${why}`);
+        throw new SandboxError(
+          'sandbox-failed',
+          `could not copy out ${shown} from ${this.target.url}: ${why}`,
+        );
       }
       const unpacked = join(scratch, 'tree');
       try {
@@ -421,14 +438,22 @@ export class SshSandbox implements Sandbox {
     const result = await sendStream(
       ['tar', '-C', dirname(this.workspace), '-cf', '-', '--', basename(this.workspace)],
       this.ssh(
-        this.script(COPY_IN_SCRIPT, 'rvport-copy-in', [this.root, fresh(), `${this.root}/build`, basename(this.workspace)]),
+        this.script(COPY_IN_SCRIPT, 'rvport-copy-in', [
+          this.root,
+          fresh(),
+          `${this.root}/build`,
+          basename(this.workspace),
+        ]),
       ),
       SSH_ENV,
       TRANSFER_TIMEOUT_MS,
     );
     this.failIfConnection(result.exitCode, result.stderr);
     if (result.exitCode !== 0)
-      throw new SandboxError('sandbox-failed', `could not send the workspace to ${this.target.url}: ${printable(result.stderr, 800)}`);
+      throw new SandboxError(
+        'sandbox-failed',
+        `could not send the workspace to ${this.target.url}: ${printable(result.stderr, 800)}`,
+      );
     this.mirrorState = state;
   }
 
@@ -455,7 +480,8 @@ export class SshSandbox implements Sandbox {
 
   private exclusive<T>(operation: () => Promise<T>): Promise<T> {
     const next = this.queue.then(() => {
-      if (this.destroyed) throw new SandboxError('instance-missing', `sandbox instance ${this.id} was destroyed`);
+      if (this.destroyed)
+        throw new SandboxError('instance-missing', `sandbox instance ${this.id} was destroyed`);
       return operation();
     });
     this.queue = next.catch(() => undefined);

@@ -3,7 +3,13 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { rvportHome } from '../../config/rvportHome.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { SandboxError } from '../errors.ts';
-import { type HostKey, hostKeyFingerprint, normalizeFingerprint, parseHostKeys, pinHostKeys } from './knownHosts.ts';
+import {
+  type HostKey,
+  hostKeyFingerprint,
+  normalizeFingerprint,
+  parseHostKeys,
+  pinHostKeys,
+} from './knownHosts.ts';
 import { parseSshTarget } from './parseSshTarget.ts';
 import { SSH_CONNECT_TIMEOUT_S, SSH_ENV } from './sshArgv.ts';
 import { saveTarget, targetPaths } from './targetStore.ts';
@@ -36,7 +42,8 @@ export async function addTarget(options: AddTargetOptions): Promise<AddTargetRes
   const home = options.home ?? rvportHome();
   const target = parseSshTarget(options.url);
   const wanted = options.fingerprint === undefined ? undefined : normalizeFingerprint(options.fingerprint);
-  if (wanted === null) throw new SandboxError('bad-target', `not a SHA256 fingerprint: ${JSON.stringify(options.fingerprint)}`);
+  if (wanted === null)
+    throw new SandboxError('bad-target', `not a SHA256 fingerprint: ${JSON.stringify(options.fingerprint)}`);
   if (!wanted && !options.acceptNew) {
     throw new SandboxError(
       'host-key-unknown',
@@ -47,7 +54,10 @@ export async function addTarget(options: AddTargetOptions): Promise<AddTargetRes
   await mkdir(paths.dir, { recursive: true, mode: 0o700 });
   const scanned = await scanHostKeys(target.host, target.port, target.knownHostsName);
   if (scanned.length === 0)
-    throw new SandboxError('target-unreachable', `${target.url} presented no host key (is sshd listening there?)`);
+    throw new SandboxError(
+      'target-unreachable',
+      `${target.url} presented no host key (is sshd listening there?)`,
+    );
   let keys: HostKey[] = scanned;
   if (wanted) {
     keys = scanned.filter((k) => hostKeyFingerprint(k) === wanted);
@@ -69,7 +79,8 @@ export async function addTarget(options: AddTargetOptions): Promise<AddTargetRes
         env: SSH_ENV,
         timeoutMs: 30_000,
       });
-      if (made.exitCode !== 0) throw new SandboxError('sandbox-failed', `ssh-keygen failed: ${made.stderr.trim()}`);
+      if (made.exitCode !== 0)
+        throw new SandboxError('sandbox-failed', `ssh-keygen failed: ${made.stderr.trim()}`);
     }
     publicKey = (await readFile(`${paths.identity}.pub`, 'utf8')).trim();
   }
@@ -86,7 +97,17 @@ export async function addTarget(options: AddTargetOptions): Promise<AddTargetRes
 
 async function scanHostKeys(host: string, port: number, name: string): Promise<HostKey[]> {
   const result = await runProcess({
-    command: ['ssh-keyscan', '-T', String(SSH_CONNECT_TIMEOUT_S), '-p', String(port), '-t', 'ed25519,ecdsa,rsa', '--', host],
+    command: [
+      'ssh-keyscan',
+      '-T',
+      String(SSH_CONNECT_TIMEOUT_S),
+      '-p',
+      String(port),
+      '-t',
+      'ed25519,ecdsa,rsa',
+      '--',
+      host,
+    ],
     clearEnv: true,
     env: SSH_ENV,
     timeoutMs: (SSH_CONNECT_TIMEOUT_S + 10) * 1000,

@@ -34,8 +34,15 @@ export function classifySshFailure(target: SshTarget, exitCode: number, stderr: 
       `add rvport's public key to the remote user's ~/.ssh/authorized_keys (rvport target add prints it), or name a key with --identity`,
     );
   }
-  if (/Connection refused|Connection timed out|No route to host|Could not resolve hostname|Connection closed|Network is unreachable|kex_exchange_identification/.test(stderr)) {
-    return new SandboxError('target-unreachable', `cannot reach ${target.url}: ${printable(stderr.trim(), 400)}`);
+  if (
+    /Connection refused|Connection timed out|No route to host|Could not resolve hostname|Connection closed|Network is unreachable|kex_exchange_identification/.test(
+      stderr,
+    )
+  ) {
+    return new SandboxError(
+      'target-unreachable',
+      `cannot reach ${target.url}: ${printable(stderr.trim(), 400)}`,
+    );
   }
   return null;
 }

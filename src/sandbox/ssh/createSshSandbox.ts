@@ -44,7 +44,8 @@ export async function createSshSandbox(options: CreateSshSandboxOptions): Promis
   const identity =
     options.identity ?? record?.identity ?? (existsSync(paths.identity) ? paths.identity : undefined);
   const files: SshClientFiles = { knownHosts: paths.knownHosts, ...(identity ? { identity } : {}) };
-  if ((await readPinnedKeys(paths.knownHosts, target.knownHostsName)).length === 0) throw unknownHostKey(target);
+  if ((await readPinnedKeys(paths.knownHosts, target.knownHostsName)).length === 0)
+    throw unknownHostKey(target);
   const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const command = ['exec', '/bin/sh', '-c', OPEN_SCRIPT, 'rvport-open', id].map(remoteQuote).join(' ');
   const opened = await runProcess({
@@ -56,7 +57,11 @@ export async function createSshSandbox(options: CreateSshSandboxOptions): Promis
   });
   const failure = classifySshFailure(target, opened.exitCode, opened.stderr);
   if (failure) throw failure;
-  if (opened.timedOut) throw new SandboxError('target-unreachable', `${target.url} did not answer within ${OPEN_TIMEOUT_MS / 1000} s`);
+  if (opened.timedOut)
+    throw new SandboxError(
+      'target-unreachable',
+      `${target.url} did not answer within ${OPEN_TIMEOUT_MS / 1000} s`,
+    );
   if (opened.exitCode !== 0) {
     throw new SandboxError(
       'sandbox-failed',
@@ -65,7 +70,10 @@ export async function createSshSandbox(options: CreateSshSandboxOptions): Promis
   }
   const [root = '', machine = '', ...rest] = opened.stdout.trim().split('\n');
   if (!isRemoteRoot(root, id) || rest.length > 0) {
-    throw new SandboxError('sandbox-failed', `${target.url} answered the workspace setup with unexpected text: ${printable(opened.stdout, 400)}`);
+    throw new SandboxError(
+      'sandbox-failed',
+      `${target.url} answered the workspace setup with unexpected text: ${printable(opened.stdout, 400)}`,
+    );
   }
   const localDir = join(paths.instances, id);
   await mkdir(join(localDir, 'build'), { recursive: true, mode: 0o700 });
@@ -83,7 +91,10 @@ export async function createSshSandbox(options: CreateSshSandboxOptions): Promis
   });
   if (machine !== 'riscv64') {
     await box.destroy().catch(() => undefined);
-    throw new SandboxError('bad-target', `${target.url} is ${printable(machine, 40) || 'an unknown machine'}, not riscv64`);
+    throw new SandboxError(
+      'bad-target',
+      `${target.url} is ${printable(machine, 40) || 'an unknown machine'}, not riscv64`,
+    );
   }
   return box;
 }

@@ -8,7 +8,10 @@ describe('toRemote', () => {
   it.each([
     ['/build', `${root}/build`],
     ['/build/src', `${root}/build/src`],
-    ['cd /build/src && make DESTDIR=/build/dest install', `cd ${root}/build/src && make DESTDIR=${root}/build/dest install`],
+    [
+      'cd /build/src && make DESTDIR=/build/dest install',
+      `cd ${root}/build/src && make DESTDIR=${root}/build/dest install`,
+    ],
     ['-I/build/src/include', `-I${root}/build/src/include`],
     ['-Wl,-rpath,/build/dest/lib', `-Wl,-rpath,${root}/build/dest/lib`],
     ['"/build/x" \'/build\'', `"${root}/build/x" '${root}/build'`],
@@ -17,12 +20,17 @@ describe('toRemote', () => {
     expect(toRemote(text, root)).toBe(mapped);
   });
 
-  it.each(['src/build', '/x/build/y', '/builder', '/build.sh', 'cmake --build .', '--prefix=/usr', 'rebuild/build'])(
-    'leaves %s alone',
-    (text) => {
-      expect(toRemote(text, root)).toBe(text);
-    },
-  );
+  it.each([
+    'src/build',
+    '/x/build/y',
+    '/builder',
+    '/build.sh',
+    'cmake --build .',
+    '--prefix=/usr',
+    'rebuild/build',
+  ])('leaves %s alone', (text) => {
+    expect(toRemote(text, root)).toBe(text);
+  });
 
   it('maps output back', () => {
     expect(fromRemote(`${root}/build/src/a.c:1: error`, root)).toBe('/build/src/a.c:1: error');
@@ -48,7 +56,9 @@ describe('remoteBaseEnv', () => {
     expect(env.CPATH).toContain(`${root}/prefix/usr/include`);
     // the values are plain words a remote shell would not expand
     for (const value of Object.values(env)) {
-      expect(execFileSync('/bin/sh', ['-c', 'printf %s "$1"', 'sh', value], { encoding: 'utf8' })).toBe(value);
+      expect(execFileSync('/bin/sh', ['-c', 'printf %s "$1"', 'sh', value], { encoding: 'utf8' })).toBe(
+        value,
+      );
     }
   });
 });

@@ -14,7 +14,11 @@ export interface TransferResult {
 
 const STDERR_BYTES = 16 * 1024;
 
-function start(argv: readonly string[], env: Readonly<Record<string, string>>, stdio: 'pipe-in' | 'pipe-out') {
+function start(
+  argv: readonly string[],
+  env: Readonly<Record<string, string>>,
+  stdio: 'pipe-in' | 'pipe-out',
+) {
   const [file = '', ...args] = argv;
   return spawn(file, args, {
     env: { ...env },
@@ -72,7 +76,13 @@ export async function sendStream(
   const [produced, exitCode] = await Promise.all([exitOf(source), exitOf(sink)]);
   clearTimeout(timer);
   if (produced !== 0 && exitCode === 0)
-    return { exitCode: 1, stderr: `${stderr.text}\nthe host tar failed (${produced})`, timedOut, tooLarge: false, bytes };
+    return {
+      exitCode: 1,
+      stderr: `${stderr.text}\nthe host tar failed (${produced})`,
+      timedOut,
+      tooLarge: false,
+      bytes,
+    };
   return { exitCode, stderr: stderr.text, timedOut, tooLarge: false, bytes };
 }
 

@@ -41,19 +41,26 @@ export async function readTargets(home: string): Promise<TargetRecord[]> {
         typeof (t as TargetRecord).url === 'string',
     );
   } catch (error) {
-    throw new SandboxError('bad-target', `${targetPaths(home).list} is not a target list: ${(error as Error).message}`);
+    throw new SandboxError(
+      'bad-target',
+      `${targetPaths(home).list} is not a target list: ${(error as Error).message}`,
+    );
   }
 }
 
 /** Adds or replaces a target by name. */
 export async function saveTarget(home: string, record: TargetRecord): Promise<void> {
-  if (!NAME.test(record.name)) throw new SandboxError('bad-target', `not a target name: ${JSON.stringify(record.name)}`);
+  if (!NAME.test(record.name))
+    throw new SandboxError('bad-target', `not a target name: ${JSON.stringify(record.name)}`);
   const targets = (await readTargets(home)).filter((t) => t.name !== record.name && t.url !== record.url);
   await writeJsonAtomic(targetPaths(home).list, { targets: [...targets, record] });
 }
 
 /** `--target` as given: an `ssh://` URL (with its saved record, if any) or a saved target's name. */
-export async function resolveTarget(home: string, text: string): Promise<{ target: SshTarget; record?: TargetRecord }> {
+export async function resolveTarget(
+  home: string,
+  text: string,
+): Promise<{ target: SshTarget; record?: TargetRecord }> {
   const targets = await readTargets(home);
   if (isSshUrl(text)) {
     const target = parseSshTarget(text);
