@@ -1,5 +1,5 @@
 import type { Finding } from '../analysis/hazards/HazardRule.ts';
-import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import type { SandboxMode, TargetMode } from '../sandbox/Sandbox.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
 
 /** The format of a port's state; bumped when a field changes meaning. */
@@ -21,7 +21,8 @@ export interface PortOptions {
   maxAttempts: number;
   costCapUsd: number;
   offline: boolean;
-  mode: SandboxMode;
+  /** `native`: built on a remote riscv64 machine (`--target`). */
+  mode: TargetMode;
   /** Why this mode built the package (chooseSandboxMode). */
   modeReason?: string;
   optimize: boolean;

@@ -144,7 +144,7 @@ describe('the SSH target', () => {
     expect(capped.exitCode).toBe(0);
     expect(capped.truncated).toBe(true);
     expect(capped.stdoutBytes).toBe(100005);
-    expect(capped.stdout).toMatch(/^\[… 99005 earlier bytes omitted …\]\na{994}\nend\n$/);
+    expect(capped.stdout).toMatch(/^\[… 99005 earlier bytes omitted …\]\na{995}\nend\n$/);
 
     const limited = await createSshSandbox({ target: 'standin', home, limits: { outputBytes: 64 * 1024 } });
     try {

@@ -26,6 +26,7 @@ interface PortOptions {
   keepSandbox?: boolean;
   json?: boolean;
   timeout?: number;
+  target?: string;
 }
 
 export function registerPortCommand(program: Command, ctx: CliContext): void {
@@ -55,9 +56,15 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
     )
     .option('--keep-sandbox', 'keep the sandbox instance after the port')
     .option('--timeout <seconds>', 'time limit of one build command', positiveInt)
+    .option(
+      '--target <target>',
+      'build on a riscv64 machine over SSH: ssh://user@host[:port] or a name from rvport target add',
+    )
     .option('--json', 'machine-readable result on stdout')
     .action(async (source: string, opts: PortOptions) => {
       if (opts.resume && opts.restart) throw new UsageError('--resume and --restart exclude each other');
+      if (opts.target && opts.mode !== 'auto')
+        throw new UsageError('--mode chooses a local sandbox mode; a --target machine is native riscv64');
       const progress = new PortProgress(process.stderr);
       try {
         const result = await runPort(
@@ -74,6 +81,7 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
             ...(opts.costCap !== undefined ? { costCapUsd: opts.costCap } : {}),
             keepSandbox: !!opts.keepSandbox,
             ...(opts.timeout ? { commandTimeoutMs: opts.timeout * 1000 } : {}),
+            ...(opts.target ? { target: opts.target } : {}),
           },
           { signal: ctx.signal, progress: progress.handle },
         );

@@ -32,6 +32,9 @@ export interface CreateSshSandboxOptions {
 
 const OPEN_TIMEOUT_MS = 90_000;
 
+/** What the recipe cache keys a port on an SSH target by (the remote's own Debian userland). */
+export const SSH_TARGET_IMAGE_ID = 'ssh-target';
+
 /**
  * A fresh workspace on an SSH target. The host key must be pinned in rvport's known_hosts first
  * (`rvport target add`): an unknown key is refused here before any connection, a changed one by
