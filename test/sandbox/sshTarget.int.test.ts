@@ -217,6 +217,40 @@ describe('the SSH target', () => {
   });
 });
 
+describe('a port on the SSH target', () => {
+  it('builds a small C project there and verifies its ELF files here', { timeout: 15 * 60_000 }, async () => {
+    const project = join(scratch, 'hello-rv');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'hello.c'),
+      '#include <stdio.h>\nint main(void){puts("hello riscv");return 0;}\n',
+    );
+    writeFileSync(
+      join(project, 'Makefile'),
+      'PREFIX ?= /usr/local\nall: hello\nhello: hello.c\n\t$(CC) $(CFLAGS) -o $@ $<\ninstall: hello\n\tmkdir -p $(DESTDIR)$(PREFIX)/bin\n\tcp hello $(DESTDIR)$(PREFIX)/bin/\n',
+    );
+    const out = join(scratch, 'port-out');
+    const run = await cli(['port', project, '--target', 'standin', '--offline', '--json', '--out', out]);
+    const result = JSON.parse(run.stdout) as {
+      result: string;
+      exitCode: number;
+      mode: string;
+      verification: { verdict: string };
+    };
+    expect(result.result, run.stderr).toBe('verified');
+    expect(run.code).toBe(0);
+    expect(result.mode).toBe('native');
+    expect(result.verification.verdict).toBe('verified');
+    // the artifact came back to the host and is a riscv64 ELF file
+    const elf = readFileSync(join(out, 'hello-rv', 'artifacts', 'hello'));
+    expect(elf.subarray(0, 4).toString('latin1')).toBe('\u007fELF');
+    expect(elf.readUInt16LE(18)).toBe(243); // EM_RISCV
+    // the port's remote workspace is gone
+    const left = await instance.run(['/bin/sh', '-c', 'ls -A /root/.cache/rvport-target | wc -l']);
+    expect(left.stdout.trim()).toBe('1');
+  });
+});
+
 describe('host keys', () => {
   it('refuses an unknown host key without prompting', { timeout: 60_000 }, async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'rvport-ssh-nokey-'));
