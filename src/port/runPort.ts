@@ -264,6 +264,9 @@ export async function runPort(
   const started = Date.now();
   let result: Awaited<ReturnType<typeof runWorkflow<PortState>>>;
   try {
+    // an SSH target is reached before the graph runs: an unknown host key or a refused login is
+    // the user's to fix (a clear message and exit 1), not a failure of a node
+    if (startMode === 'native') await sandbox.get();
     result = await runWorkflow(portGraph, {
       id: runId,
       store,

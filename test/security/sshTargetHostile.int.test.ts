@@ -194,6 +194,28 @@ describe('host keys of an SSH target', () => {
     }
   });
 
+  it('stops a port on a target with an unknown key before anything runs', { timeout: 60_000 }, async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'rvport-ssh-portnokey-'));
+    const project = join(fresh, 'tiny');
+    mkdirSync(project);
+    writeFileSync(join(project, 'main.c'), 'int main(void){return 0;}\n');
+    try {
+      const run = await runCli(
+        ['port', project, '--target', standIn.url, '--offline', '--out', join(fresh, 'out')],
+        {
+          cwd: dir,
+          env: { RVPORT_HOME: fresh },
+        },
+      );
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/the host key of ssh:\/\/root@127\.0\.0\.1:\d+ is not known to rvport/);
+      expect(run.stderr).toMatch(/to fix it, run:\n\s+rvport target add/);
+      expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a changed host key', { timeout: 60_000 }, async () => {
     await standIn.changeHostKey();
     const error = await createSshSandbox({ target: standIn.url, home }).catch((e: unknown) => e);
