@@ -21,7 +21,7 @@ import { loadUserlandProofs, type UserlandProofTable } from '../sandbox/proof/us
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
 import type { Sandbox, SandboxMode, TargetMode } from '../sandbox/Sandbox.ts';
 import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
-import { createSshSandbox, SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
+import { SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
 import { localHeadCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
 import { chooseSandboxMode, type RequestedMode } from './chooseSandboxMode.ts';
@@ -458,7 +458,7 @@ function sshSandboxProvider(options: {
       // the remote machine is what it is: there is no mode to choose
     },
     get: () => {
-      instance ??= createSshSandbox({
+      instance ??= createSandbox({
         target: options.target,
         home: options.home,
         mirrorWorkspace: true,

@@ -4,7 +4,6 @@ import { hostQemuVersion } from '../../probe/hostQemuVersion.ts';
 import { isProbeOutputError } from '../../probe/parseProbeSections.ts';
 import { runProbe } from '../../probe/runProbe.ts';
 import { createSandbox, SANDBOX_MODES, type Sandbox, type SandboxMode } from '../../sandbox/index.ts';
-import { createSshSandbox } from '../../sandbox/ssh/createSshSandbox.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { terminalSafe } from '../terminalSafe.ts';
@@ -39,7 +38,7 @@ export function registerProbeCommand(program: Command, ctx: CliContext): void {
           const mode = parseMode(options.mode);
           let box: Sandbox;
           if (options.target) {
-            box = await createSshSandbox({
+            box = await createSandbox({
               target: options.target,
               ...(options.identity ? { identity: options.identity } : {}),
             });
