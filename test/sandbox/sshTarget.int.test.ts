@@ -162,7 +162,10 @@ describe('the SSH target', () => {
     writeFileSync(join(tree, 'a.txt'), 'alpha\n');
     writeFileSync(join(tree, 'sub', 'run.sh'), '#!/bin/sh\necho ran\n', { mode: 0o755 });
     symlinkSync('a.txt', join(tree, 'link'));
+    const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    writeFileSync(join(tree, 'bytes.bin'), bytes);
     await box.copyIn(tree, '/build/src');
+    expect(await box.readFile('/build/src/bytes.bin')).toEqual(bytes);
     expect((await box.run(['sub/run.sh'], { cwd: '/build/src' })).stdout).toBe('ran\n');
     expect((await box.readFile('/build/src/link')).toString()).toBe('alpha\n');
     await box.writeFile('/build/src/made-there.txt', 'remote\n', 0o600);

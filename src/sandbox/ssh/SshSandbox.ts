@@ -82,6 +82,7 @@ export class SshSandbox implements Sandbox {
   readonly workspace: string;
   readonly target: SshTarget;
   private readonly root: string;
+  private readonly remoteBuild: Buffer;
   private queue: Promise<unknown> = Promise.resolve();
   private destroyed = false;
   private snapshots = new Set<string>();
@@ -92,6 +93,7 @@ export class SshSandbox implements Sandbox {
     this.id = init.id;
     this.target = init.target;
     this.root = init.root;
+    this.remoteBuild = Buffer.from(`${init.root}/build`);
     this.workspace = join(init.localDir, 'build');
   }
 
@@ -308,7 +310,7 @@ export class SshSandbox implements Sandbox {
       ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
       ...argv.map(map),
     ]);
-    const back = (chunk: Buffer) => Buffer.from(fromRemote(chunk.toString('utf8'), this.root));
+    const back = (chunk: Buffer) => replaceBytes(chunk, this.remoteBuild, LOCAL_WORKSPACE);
     const limits = resolveLimits(this.init.limits);
     const result = await runProcess({
       command: this.ssh(remoteCommand),
@@ -494,6 +496,23 @@ export class SshSandbox implements Sandbox {
       `could not ${what} ${path} on ${this.target.url}: ${printable(result.stderr.trim(), 800) || `exit ${result.exitCode}`}`,
     );
   }
+}
+
+const LOCAL_WORKSPACE = Buffer.from(SANDBOX_WORKSPACE);
+
+/** `from` replaced by `to` in bytes (a chunk may be binary: a file read with cat). */
+export function replaceBytes(chunk: Buffer, from: Buffer, to: Buffer): Buffer {
+  let at = chunk.indexOf(from);
+  if (at < 0) return chunk;
+  const parts: Buffer[] = [];
+  let start = 0;
+  while (at >= 0) {
+    parts.push(chunk.subarray(start, at), to);
+    start = at + from.length;
+    at = chunk.indexOf(from, start);
+  }
+  parts.push(chunk.subarray(start));
+  return Buffer.concat(parts);
 }
 
 function fresh(): string {
