@@ -307,6 +307,7 @@ export class SshSandbox implements Sandbox {
       this.root,
       runId,
       cwd,
+      String(options.timeoutMs ? Math.ceil(options.timeoutMs / 1000) : 0),
       ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
       ...argv.map(map),
     ]);

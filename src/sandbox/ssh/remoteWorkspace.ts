@@ -85,27 +85,46 @@ pwd -P
 uname -m`;
 
 /**
- * Runs one command: `$1` root, `$2` run id, `$3` cwd, then `env -i` assignments and the argv.
- * In a session of its own where setsid exists, its pid recorded, so that a time limit can kill
- * the whole process group over a second connection (no connection sharing: see sshArgv).
+ * Runs one command: `$1` root, `$2` run id, `$3` cwd, `$4` time limit in seconds (0: none), then
+ * `env -i` assignments and the argv. In a session of its own where setsid exists, its pid
+ * recorded, so that a time limit can kill the whole process group over a second connection
+ * (KILL_SCRIPT; its cancel mark stops a command that had not started yet). The remote also
+ * enforces the time limit itself: a connection that died early (or a kill that came before the
+ * pid file) cannot leave the command running.
  */
-export const RUN_SCRIPT = `root=$1 id=$2 cwd=$3; shift 3
+export const RUN_SCRIPT = `root=$1 id=$2 cwd=$3 limit=$4; shift 4
 cd -- "$cwd" 2>/dev/null || { echo "rvport-target: no folder $cwd" >&2; exit 125; }
 pidfile=$root/run/$id.pid
+cancel=$root/run/$id.cancel
+wrapper=$$
+if [ "$limit" -gt 0 ] 2>/dev/null; then
+  ( n=0
+    while [ "$n" -lt "$limit" ]; do sleep 1; n=$((n + 1)); kill -0 "$wrapper" 2>/dev/null || exit 0; done
+    p=$(cat -- "$pidfile" 2>/dev/null) || exit 0
+    case $p in ''|*[!0-9]*) exit 0;; esac
+    kill -KILL "-$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null
+  ) </dev/null >/dev/null 2>&1 &
+fi
+start='echo $$ > "$0"; [ -e "$1" ] && exit 137; shift; exec env -i "$@"'
 if command -v setsid >/dev/null 2>&1; then
-  setsid -w /bin/sh -c 'echo $$ > "$0"; exec env -i "$@"' "$pidfile" "$@"
+  setsid -w /bin/sh -c "$start" "$pidfile" "$cancel" "$@"
 else
-  /bin/sh -c 'echo $$ > "$0"; exec env -i "$@"' "$pidfile" "$@"
+  /bin/sh -c "$start" "$pidfile" "$cancel" "$@"
 fi
 rc=$?
-rm -f -- "$pidfile"
+rm -f -- "$pidfile" "$cancel"
 exit $rc`;
 
-/** Kills the process group a run recorded (`$1` root, `$2` run id); silent when it is gone. */
+/**
+ * Kills the process group a run recorded (`$1` root, `$2` run id); silent when it is gone. The
+ * cancel mark comes first: a run that writes its pid file after this read sees the mark and
+ * does not start.
+ */
 export const KILL_SCRIPT = `f=$1/run/$2.pid
+: > "$1/run/$2.cancel"
 p=$(cat -- "$f" 2>/dev/null) || exit 0
 case $p in ''|*[!0-9]*) exit 0;; esac
-kill -KILL -- "-$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null
+kill -KILL "-$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null
 rm -f -- "$f"
 exit 0`;
 
