@@ -16,6 +16,7 @@ import type { RecipeEntry } from '../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
 import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
 import { createSandbox } from '../sandbox/createSandbox.ts';
+import { SandboxError } from '../sandbox/errors.ts';
 import { findImages, imageKeys } from '../sandbox/findImages.ts';
 import { loadUserlandProofs, type UserlandProofTable } from '../sandbox/proof/userlandProofs.ts';
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
@@ -194,6 +195,13 @@ export async function runPort(
   // A resumed port keeps the mode it started in (init chose it for the acquired source).
   const resumedOptions = resuming ? (existing?.context as PortState | undefined)?.options : undefined;
   const startMode = request.target ? 'native' : (resumedOptions?.mode ?? mode);
+  if (startMode === 'native' && !request.target) {
+    throw new SandboxError(
+      'bad-target',
+      `the interrupted port of ${spec.name} ran on an SSH target`,
+      `rvport port ${request.source} --target ssh://user@host[:port]   (or --restart to start again here)`,
+    );
+  }
   if (resumedOptions) {
     io.progress({
       type: 'note',

@@ -156,6 +156,17 @@ describe('a hostile SSH target', () => {
     expect(message.includes('\u001b') || message.includes('\u0007')).toBe(false);
   });
 
+  it('is never given files outside its workspace by rvport', async () => {
+    for (const attempt of [
+      box.writeFile('/etc/profile.d/x.sh', 'echo owned'),
+      box.writeFile('/build/../etc/x', 'owned'),
+      box.copyIn(canary, '/usr/local/bin'),
+    ]) {
+      const error = await attempt.catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(/only \/build \(the target's workspace\) is rvport's there/);
+    }
+  });
+
   it('cannot put the workspace elsewhere or pass for riscv64', async () => {
     behave('root-etc');
     const elsewhere = await createSshSandbox({ target: standIn.url, home }).catch((e: unknown) => e);

@@ -124,6 +124,7 @@ export class SshSandbox implements Sandbox {
   }
 
   async writeFile(path: string, data: string | Buffer, mode?: number): Promise<void> {
+    this.insideWorkspace(path, 'write');
     const chmod = mode === undefined ? '' : ` && chmod ${mode.toString(8)} "$1"`;
     const result = await this.run(
       ['/bin/sh', '-c', `mkdir -p "$(dirname "$1")" && cat > "$1"${chmod}`, 'sh', path],
@@ -135,6 +136,7 @@ export class SshSandbox implements Sandbox {
   /** The host's own tar of the host path, unpacked on the remote into a staging folder, then moved. */
   copyIn(hostPath: string, sandboxPath: string): Promise<void> {
     return this.exclusive(async () => {
+      this.insideWorkspace(sandboxPath, 'copy to');
       await this.pushMirror();
       const remote = this.remotePath(sandboxPath);
       const name = basename(hostPath);
@@ -274,6 +276,17 @@ export class SshSandbox implements Sandbox {
         await rm(this.init.localDir, { recursive: true, force: true });
       }
     });
+  }
+
+  /** Files rvport itself puts on the target go into the workspace only, never the remote's system. */
+  private insideWorkspace(path: string, what: string): void {
+    const normal = posix.normalize(path);
+    if (normal !== SANDBOX_WORKSPACE && !normal.startsWith(`${SANDBOX_WORKSPACE}/`)) {
+      throw new SandboxError(
+        'sandbox-failed',
+        `will not ${what} ${path} on ${this.target.url}: only ${SANDBOX_WORKSPACE} (the target's workspace) is rvport's there`,
+      );
+    }
   }
 
   /** `/build…` → the remote workspace; any other absolute path stays as it is. */
