@@ -159,7 +159,8 @@ function quote(word: string): string {
 }
 
 /**
- * A ForceCommand script that runs the session's command inside a kept sandbox instance, as
+ * A ForceCommand script that runs the session's command inside a sandbox instance of this
+ * process (alive as long as it is), as
  * `rvport sandbox exec` enters one: `/bin/sh -c "$SSH_ORIGINAL_COMMAND"` as root inside, whose
  * HOME (/root) is writable there.
  */

@@ -23,7 +23,7 @@ import { provisionedImages } from './provisionedImages.ts';
 
 /**
  * The SSH target against a stand-in: the host's sshd on 127.0.0.1 whose sessions run inside a
- * kept rvport riscv64 sandbox instance (the real protocol and a real riscv64 userland, under
+ * rvport riscv64 sandbox instance (the real protocol and a real riscv64 userland, under
  * qemu). rvport's side is the real thing: the OpenSSH client, its own known_hosts, the CLI.
  */
 let instance: ChrootSandbox;
@@ -36,7 +36,8 @@ beforeAll(async () => {
   await provisionedImages();
   // emulated: a real riscv64 machine compiles with its native gcc (which, unlike the cross
   // compilers of accelerated mode, reads LIBRARY_PATH)
-  instance = await createSandbox({ mode: 'emulated', keep: true });
+  // not kept: should this process die, the next sandbox start removes the instance
+  instance = await createSandbox({ mode: 'emulated' });
   standIn = await startSshStandIn(sandboxSession(instance));
   home = mkdtempSync(join(tmpdir(), 'rvport-ssh-home-'));
   scratch = mkdtempSync(join(tmpdir(), 'rvport-ssh-scratch-'));

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { SandboxError } from '../errors.ts';
@@ -53,6 +53,7 @@ export async function saveTarget(home: string, record: TargetRecord): Promise<vo
   if (!NAME.test(record.name))
     throw new SandboxError('bad-target', `not a target name: ${JSON.stringify(record.name)}`);
   const targets = (await readTargets(home)).filter((t) => t.name !== record.name && t.url !== record.url);
+  await mkdir(targetPaths(home).dir, { recursive: true, mode: 0o700 });
   await writeJsonAtomic(targetPaths(home).list, { targets: [...targets, record] });
 }
 
