@@ -69,7 +69,7 @@ export async function addTarget(options: AddTargetOptions): Promise<AddTargetRes
     }
   }
   await pinHostKeys(paths.knownHosts, target.knownHostsName, keys);
-  let identity = options.identity;
+  const identity = options.identity;
   let publicKey: string | null = null;
   if (!identity) {
     if (!existsSync(paths.identity)) {
@@ -86,7 +86,6 @@ export async function addTarget(options: AddTargetOptions): Promise<AddTargetRes
   }
   const name = options.name ?? target.host;
   await saveTarget(home, { name, url: target.url, ...(identity ? { identity } : {}) });
-  identity ??= paths.identity;
   return {
     url: target.url,
     name,
