@@ -17,6 +17,7 @@ export const commands: ReadonlyArray<{ name: string; load: () => Promise<Command
   { name: 'sandbox', load: async () => (await import('./commands/sandbox.ts')).registerSandboxCommand },
   { name: 'cache', load: async () => (await import('./commands/cache.ts')).registerCacheCommand },
   { name: 'batch', load: async () => (await import('./commands/batch.ts')).registerBatchCommand },
+  { name: 'target', load: async () => (await import('./commands/target.ts')).registerTargetCommand },
   { name: 'probe', load: async () => (await import('./commands/probe.ts')).registerProbeCommand },
   { name: 'doctor', load: async () => (await import('./commands/doctor.ts')).registerDoctorCommand },
   { name: 'worker', load: async () => (await import('./commands/worker.ts')).registerWorkerCommand },

@@ -1,5 +1,5 @@
 import type { Finding } from '../analysis/hazards/HazardRule.ts';
-import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import type { TargetMode } from '../sandbox/Sandbox.ts';
 import type { FetchedDependencies } from '../sources/deps/FetchedDependency.ts';
 import type { DifferentialRecord } from './differential/DifferentialRecord.ts';
 import type { TestCase } from './testResults/TestCase.ts';
@@ -24,7 +24,8 @@ export interface PortOptions {
   maxAttempts: number;
   costCapUsd: number;
   offline: boolean;
-  mode: SandboxMode;
+  /** `native`: built on a remote riscv64 machine (`--target`). */
+  mode: TargetMode;
   /** Why this mode built the package (chooseSandboxMode). */
   modeReason?: string;
   optimize: boolean;
@@ -203,7 +204,7 @@ export interface ReplayRecord {
   replayed: 'yes' | 'no' | 'skipped';
   reason: string;
   at: string;
-  mode: SandboxMode;
+  mode: TargetMode;
   durationMs: number;
   /** Artifacts compared, and how many of them have the same bytes as the port's copies. */
   compared: number;

@@ -16,11 +16,13 @@ import type { RecipeEntry } from '../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
 import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
 import { createSandbox } from '../sandbox/createSandbox.ts';
+import { SandboxError } from '../sandbox/errors.ts';
 import { findImages, imageKeys } from '../sandbox/findImages.ts';
 import { loadUserlandProofs, type UserlandProofTable } from '../sandbox/proof/userlandProofs.ts';
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
-import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import type { Sandbox, SandboxMode, TargetMode } from '../sandbox/Sandbox.ts';
 import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
+import { SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
 import type { DependencySources } from '../sources/deps/acquireDependencies.ts';
 import { checkServiceUrl } from '../sources/deps/fetchLimited.ts';
 import { localHeadCommit } from '../sources/git.ts';
@@ -71,6 +73,8 @@ export interface PortRequest {
   differential?: boolean;
   /** Replay build.sh as the last step; absent: when the build took under 10 minutes. */
   replay?: boolean;
+  /** Build on a remote riscv64 machine: `ssh://user@host[:port]` or a saved target's name. */
+  target?: string;
 }
 
 /**
@@ -121,9 +125,11 @@ export async function runPort(
     ({ emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native })[m];
   // Provisional: a proof holds for one source tree, known once init has acquired the source,
   // and init decides again (services.chooseMode). The cache lookup and provisioning use this one.
-  const choice = chooseSandboxMode(request.mode, spec.name, proof, layers);
+  const choice: { mode: TargetMode; reason: string } = request.target
+    ? { mode: 'native', reason: `built on the riscv64 machine ${request.target} over SSH` }
+    : chooseSandboxMode(request.mode, spec.name, proof, layers);
   const mode = choice.mode;
-  const imageId = imageOf(mode);
+  const imageId = mode === 'native' ? SSH_TARGET_IMAGE_ID : imageOf(mode);
 
   // The checkpoint comes first: a port stopped late in finish may have written its cache entry
   // already, and must resume rather than be answered from the cache. --restart discards it
@@ -148,11 +154,13 @@ export async function runPort(
   if (!request.optimize && cached) return cacheHitResult(cached, outDir, spec.name, request.package);
 
   const images = await findImages(home, suite);
-  const ready = {
-    emulated: images.rootfs,
-    accelerated: images.accel && images.tools && images.rootfs,
-    'native-userland': images.native && images.nativeTools && images.rootfs,
-  }[mode];
+  const ready =
+    mode === 'native' ||
+    {
+      emulated: images.rootfs,
+      accelerated: images.accel && images.tools && images.rootfs,
+      'native-userland': images.native && images.nativeTools && images.rootfs,
+    }[mode];
   if (!ready) {
     // What provisioning cannot set up itself stops the port here, each failure with its fix.
     // (Loaded only here: the checks bring the LLM and queue clients, which a cache hit never needs.)
@@ -207,21 +215,37 @@ export async function runPort(
   const llm = createLlmClient({ config: llmConfig, callLogPath: join(outDir, 'llm-calls.jsonl'), spentUsd });
   // A resumed port keeps the mode it started in (init chose it for the acquired source).
   const resumedOptions = resuming ? (existing?.context as PortState | undefined)?.options : undefined;
-  const startMode = resumedOptions?.mode ?? mode;
+  const startMode = request.target ? 'native' : (resumedOptions?.mode ?? mode);
+  if (startMode === 'native' && !request.target) {
+    throw new SandboxError(
+      'bad-target',
+      `the interrupted port of ${spec.name} ran on an SSH target`,
+      `rvport port ${request.source} --target ssh://user@host[:port]   (or --restart to start again here)`,
+    );
+  }
   if (resumedOptions) {
     io.progress({
       type: 'note',
       message: `sandbox mode ${startMode}: ${resumedOptions.modeReason ?? 'the mode the port started in'}`,
     });
   }
-  const sandbox = sandboxProvider({
-    home,
-    suite,
-    mode: startMode,
-    keep: request.keepSandbox,
-    imageId: imageOf(startMode),
-    ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
-  });
+  const sandbox =
+    startMode === 'native'
+      ? sshSandboxProvider({
+          home,
+          suite,
+          target: request.target ?? '',
+          ...(request.mirror ? { mirror: request.mirror } : {}),
+          ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
+        })
+      : sandboxProvider({
+          home,
+          suite,
+          mode: startMode,
+          keep: request.keepSandbox,
+          imageId: imageOf(startMode),
+          ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
+        });
   const services: PortServices = {
     home,
     ...(dependencySources ? { dependencySources } : {}),
@@ -259,6 +283,16 @@ export async function runPort(
       sandbox.useMode(final.mode, imageOf(final.mode));
       return final;
     },
+    // on an SSH target the mode of the options stands: the machine is what it is
+    ...(choice.mode === 'native'
+      ? {}
+      : {
+          chooseMode: (sourceTree: string) => {
+            const final = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree);
+            sandbox.useMode(final.mode, imageOf(final.mode));
+            return final;
+          },
+        }),
   };
   const initial = createPortState(
     { spec: spec.raw, name: spec.name },
@@ -279,6 +313,9 @@ export async function runPort(
   const started = Date.now();
   let result: Awaited<ReturnType<typeof runWorkflow<PortState>>>;
   try {
+    // an SSH target is reached before the graph runs: an unknown host key or a refused login is
+    // the user's to fix (a clear message and exit 1), not a failure of a node
+    if (startMode === 'native') await sandbox.get();
     result = await runWorkflow(portGraph, {
       id: runId,
       store,
@@ -446,6 +483,43 @@ function sandboxProvider(options: {
       const current = instance;
       instance = null;
       if (current && !options.keep) await (await current).destroy();
+    },
+  };
+}
+
+/**
+ * The sandbox of a port on an SSH target: one remote workspace with a host copy of `/build`
+ * (the port reads the build tree on the host: verification reads ELF headers here). Never kept:
+ * the remote folder is removed with the instance.
+ */
+function sshSandboxProvider(options: {
+  home: string;
+  suite: string;
+  target: string;
+  mirror?: string;
+  env?: Record<string, string>;
+}): SandboxProvider & { useMode(mode: SandboxMode, imageId: string): void } {
+  let instance: Promise<Sandbox> | null = null;
+  return {
+    imageId: SSH_TARGET_IMAGE_ID,
+    suite: options.suite,
+    useMode() {
+      // the remote machine is what it is: there is no mode to choose
+    },
+    get: () => {
+      instance ??= createSandbox({
+        target: options.target,
+        home: options.home,
+        mirrorWorkspace: true,
+        ...(options.mirror ? { mirror: options.mirror } : {}),
+        ...(options.env ? { env: options.env } : {}),
+      });
+      return instance;
+    },
+    discard: async () => {
+      const current = instance;
+      instance = null;
+      if (current) await (await current).destroy();
     },
   };
 }

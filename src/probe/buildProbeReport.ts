@@ -1,11 +1,12 @@
-import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import type { TargetMode } from '../sandbox/Sandbox.ts';
 import { detectEmulation, type EmulationFacts } from './detectEmulation.ts';
 import { parseCpuinfo } from './parseCpuinfo.ts';
 import { type HwprobeFacts, parseHelperOutput } from './parseHelperOutput.ts';
 import { type IsaString, parseIsaString } from './parseIsaString.ts';
 import type { ProbeSections } from './parseProbeSections.ts';
 
-export type ProbeTarget = 'local-sandbox';
+/** Where the probe ran: a local sandbox instance, or a remote machine over SSH. */
+export type ProbeTarget = 'local-sandbox' | 'ssh';
 
 export interface ProbeCompiler {
   name: string;
@@ -17,7 +18,7 @@ export interface ProbeCompiler {
 
 export interface ProbeReport {
   target: ProbeTarget;
-  mode: SandboxMode;
+  mode: TargetMode;
   machine: string;
   kernel: string;
   /**
@@ -46,7 +47,7 @@ export interface ProbeReport {
 
 export interface ProbeContext {
   target: ProbeTarget;
-  mode: SandboxMode;
+  mode: TargetMode;
   qemuVersion?: string | null;
 }
 

@@ -13,6 +13,7 @@ import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
 import { createSandbox } from '../sandbox/createSandbox.ts';
 import { imageKeys } from '../sandbox/findImages.ts';
 import { SANDBOX_MODES, SANDBOX_WORKSPACE, type Sandbox, type SandboxMode } from '../sandbox/Sandbox.ts';
+import { SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
 import { acquireSource } from '../sources/acquireSource.ts';
 import { headTree } from '../sources/git.ts';
 import { parseSource } from '../sources/parseSource.ts';
@@ -63,7 +64,9 @@ export async function replayPort(request: ReplayRequest): Promise<ReplayResult> 
   const outDir = resolve(request.dir);
   const progress = request.progress ?? (() => {});
   const state = await readState(outDir);
-  const mode = request.mode ?? state.options.mode;
+  // a port built on a remote riscv64 machine replays here under full emulation (the faithful
+  // local userland; the remote's own is not available to a replay)
+  const mode = request.mode ?? (state.options.mode === 'native' ? 'emulated' : state.options.mode);
   if (!SANDBOX_MODES.includes(mode))
     throw new ReplayError(
       `unknown sandbox mode ${JSON.stringify(mode)} (${SANDBOX_MODES.join(', ')})`,
@@ -294,9 +297,12 @@ async function recordInCache(
   progress: (message: string) => void,
 ): Promise<void> {
   const keys = imageKeys(suite);
-  const imageId = { emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native }[
-    state.options.mode
-  ];
+  const imageId =
+    state.options.mode === 'native'
+      ? SSH_TARGET_IMAGE_ID
+      : { emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native }[
+          state.options.mode
+        ];
   try {
     const cache = new RecipeCache(recipeCacheDir({ ...env, RVPORT_HOME: home }));
     const entry = await cache.lookup(state.source.name, imageId, {

@@ -11,6 +11,13 @@
  */
 export type SandboxMode = 'native-userland' | 'accelerated' | 'emulated';
 
+/**
+ * What a sandbox is: one of the local modes, or `native`, a real riscv64 machine (an SSH target)
+ * where nothing is emulated and no userland proof applies. Code that picks a local mode keeps
+ * using SandboxMode.
+ */
+export type TargetMode = SandboxMode | 'native';
+
 /** Fastest first. */
 export const SANDBOX_MODES: readonly SandboxMode[] = ['native-userland', 'accelerated', 'emulated'];
 
@@ -68,7 +75,7 @@ export interface SandboxSnapshot {
 
 export interface Sandbox {
   readonly id: string;
-  readonly mode: SandboxMode;
+  readonly mode: TargetMode;
   /** Host directory that appears as `/build` inside, for tools that work on the sources directly. */
   readonly workspace: string;
   /** Runs an argv (no shell) or a `/bin/sh -c` command line inside the sandbox. */

@@ -8,6 +8,8 @@ import type { ImageRecord } from './imageStore.ts';
 import { limitsFromEnvironment, type SandboxLimitOverrides } from './limits/SandboxLimits.ts';
 import type { SandboxMode } from './Sandbox.ts';
 import { sandboxPaths } from './sandboxPaths.ts';
+import { type CreateSshSandboxOptions, createSshSandbox } from './ssh/createSshSandbox.ts';
+import type { SshSandbox } from './ssh/SshSandbox.ts';
 import { readSubordinateIds } from './userns/subordinateIds.ts';
 
 export interface CreateSandboxOptions {
@@ -24,11 +26,26 @@ export interface CreateSandboxOptions {
   limits?: SandboxLimitOverrides;
 }
 
+/** A sandbox on a remote riscv64 machine instead of a local instance (see ssh/createSshSandbox.ts). */
+export interface CreateTargetSandboxOptions extends Omit<CreateSshSandboxOptions, 'home'> {
+  home?: string;
+}
+
 /**
- * A fresh throwaway instance over the cached image (`rvport sandbox setup` provisions it). Cleans
- * up what killed runs left behind first.
+ * A fresh throwaway instance over the cached image (`rvport sandbox setup` provisions it), or,
+ * given a `target`, a fresh workspace on that SSH target: the one place sandboxes are made.
+ * Cleans up what killed local runs left behind first.
  */
-export async function createSandbox(options: CreateSandboxOptions = {}): Promise<ChrootSandbox> {
+export function createSandbox(options: CreateTargetSandboxOptions): Promise<SshSandbox>;
+export function createSandbox(options?: CreateSandboxOptions): Promise<ChrootSandbox>;
+export function createSandbox(
+  options: CreateSandboxOptions | CreateTargetSandboxOptions = {},
+): Promise<ChrootSandbox | SshSandbox> {
+  if ('target' in options) return createSshSandbox(options);
+  return createLocalSandbox(options);
+}
+
+async function createLocalSandbox(options: CreateSandboxOptions): Promise<ChrootSandbox> {
   const mode = options.mode ?? 'accelerated';
   const suite = options.suite ?? DEFAULT_SUITE;
   const paths = sandboxPaths(options.home);

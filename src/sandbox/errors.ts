@@ -7,7 +7,15 @@ export type SandboxErrorCode =
   | 'toolchain-mismatch'
   | 'instance-missing'
   | 'instance-busy'
-  | 'sandbox-failed';
+  | 'sandbox-failed'
+  /** An SSH target that is not `ssh://user@host[:port]` or a known target's name. */
+  | 'bad-target'
+  /** The SSH target's host key is not in rvport's known_hosts (never asked interactively). */
+  | 'host-key-unknown'
+  /** The SSH target presents another host key than the one pinned for it. */
+  | 'host-key-changed'
+  /** The SSH target could not be reached or refused the key. */
+  | 'target-unreachable';
 
 export class SandboxError extends Error {
   override name = 'SandboxError';

@@ -4,7 +4,12 @@ export { evaluateHost, fixCommands, type HostCheck, probeHost } from './checkHos
 export type { ChrootSandbox } from './chroot/ChrootSandbox.ts';
 export type { InstanceRecord } from './chroot/InstanceRecord.ts';
 export { cleanupStale, listInstances } from './chroot/instanceStore.ts';
-export { type CreateSandboxOptions, createSandbox, openSandbox } from './createSandbox.ts';
+export {
+  type CreateSandboxOptions,
+  type CreateTargetSandboxOptions,
+  createSandbox,
+  openSandbox,
+} from './createSandbox.ts';
 
 export { isSandboxError, SandboxError, type SandboxErrorCode } from './errors.ts';
 export { findImages, imageKeys, type SandboxImages } from './findImages.ts';
@@ -19,5 +24,9 @@ export {
   type SandboxRunOptions,
   type SandboxRunResult,
   type SandboxSnapshot,
+  type TargetMode,
 } from './Sandbox.ts';
 export { type SandboxPaths, sandboxPaths } from './sandboxPaths.ts';
+export { type AddTargetOptions, type AddTargetResult, addTarget } from './ssh/addTarget.ts';
+export type { SshSandbox } from './ssh/SshSandbox.ts';
+export { readTargets, type TargetRecord } from './ssh/targetStore.ts';

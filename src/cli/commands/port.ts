@@ -30,6 +30,7 @@ interface PortOptions {
   cargoRegistry?: string;
   differential?: boolean;
   replay?: boolean;
+  target?: string;
 }
 
 export function registerPortCommand(program: Command, ctx: CliContext): void {
@@ -63,6 +64,10 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
     .option('--no-differential', 'no differential tests (the default)')
     .option('--replay', 'replay build.sh in a fresh instance as the last step, however long the build took')
     .option('--no-replay', 'no replay (the default replays when the build took under 10 minutes)')
+    .option(
+      '--target <target>',
+      'build on a riscv64 machine over SSH: ssh://user@host[:port] or a name from rvport target add',
+    )
     .option('--json', 'machine-readable result on stdout')
     .option(
       '--go-proxy <url>',
@@ -74,6 +79,8 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
     )
     .action(async (source: string, opts: PortOptions) => {
       if (opts.resume && opts.restart) throw new UsageError('--resume and --restart exclude each other');
+      if (opts.target && opts.mode !== 'auto')
+        throw new UsageError('--mode chooses a local sandbox mode; a --target machine is native riscv64');
       const progress = new PortProgress(process.stderr);
       try {
         const result = await runPort(
@@ -94,6 +101,7 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
             ...(opts.cargoRegistry ? { cargoRegistry: opts.cargoRegistry } : {}),
             ...(opts.differential !== undefined ? { differential: opts.differential } : {}),
             ...(opts.replay !== undefined ? { replay: opts.replay } : {}),
+            ...(opts.target ? { target: opts.target } : {}),
           },
           { signal: ctx.signal, progress: progress.handle },
         );

@@ -76,7 +76,8 @@ export const replayNode = FunctionNode<PortState>({
         try {
           const result = await replayPort({
             dir: svc.outDir,
-            mode: state.options.mode,
+            // a port built on a --target machine replays here, in the mode replayPort chooses
+            ...(state.options.mode === 'native' ? {} : { mode: state.options.mode }),
             suite: svc.suite,
             env: { ...process.env, RVPORT_HOME: svc.home },
             signal: ctx.signal,
