@@ -4,7 +4,12 @@ import { mannWhitneyU, median, normalCdf } from './mannWhitneyU.ts';
 // Reference p-values from SciPy 1.17 (scipy.stats.mannwhitneyu, two-sided).
 describe('mannWhitneyU', () => {
   it('gives the exact p-value for small samples without ties', () => {
-    expect(mannWhitneyU([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])).toEqual({ u1: 0, u2: 25, p: 2 / 252, method: 'exact' });
+    expect(mannWhitneyU([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])).toEqual({
+      u1: 0,
+      u2: 25,
+      p: 2 / 252,
+      method: 'exact',
+    });
     expect(mannWhitneyU([1, 3, 5, 7], [2, 4, 6, 8]).p).toBeCloseTo(0.6857142857142857, 12);
     const seven = mannWhitneyU([10, 12, 11, 14, 13, 15, 9], [16, 18, 17, 19, 20, 14.5, 21]);
     expect(seven.u1).toBe(1);

@@ -24,8 +24,15 @@ describe('targetFacts', () => {
   });
 
   it('has no -march tune when the target executes nothing beyond rv64gc', () => {
-    const report = buildProbeReport(parseProbeSections(local, NONCE), { target: 'local-sandbox', mode: 'emulated' });
-    const facts = targetFacts({ ...report, isa: null, emulated: { ...report.emulated, extensions: ['i', 'm', 'a', 'f', 'd', 'c'] } });
+    const report = buildProbeReport(parseProbeSections(local, NONCE), {
+      target: 'local-sandbox',
+      mode: 'emulated',
+    });
+    const facts = targetFacts({
+      ...report,
+      isa: null,
+      emulated: { ...report.emulated, extensions: ['i', 'm', 'a', 'f', 'd', 'c'] },
+    });
     expect(facts.march).toBeNull();
     expect(facts.notes.join('\n')).toMatch(/no -march beyond rv64gc/);
   });

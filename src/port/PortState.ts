@@ -1,4 +1,5 @@
 import type { Finding } from '../analysis/hazards/HazardRule.ts';
+import type { OptimizationReport } from '../optimize/OptimizationReport.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
 
@@ -258,6 +259,8 @@ export interface PortState {
   recipe: string | null;
   /** The last `rvport replay` of this port's build.sh (absent: never replayed). */
   replay?: ReplayRecord;
+  /** What performance mode did (--optimize after a verified port); absent when it did not run. */
+  optimization?: OptimizationReport;
 }
 
 export function createPortState(source: SourceInfo, options: PortOptions): PortState {
