@@ -1,4 +1,4 @@
-import { withCompilerFlag } from '../heuristics/planEdits.ts';
+import { withCompilerFlag, withEnv } from '../heuristics/planEdits.ts';
 import type { BuildPlan } from '../port/PortState.ts';
 import type { TargetFacts } from './OptimizationReport.ts';
 
@@ -6,7 +6,6 @@ import type { TargetFacts } from './OptimizationReport.ts';
 export const PGO_DIR = '/build/rvport-pgo';
 
 const COMPILE = ['CFLAGS', 'CXXFLAGS'] as const;
-const LINK = ['LDFLAGS'] as const;
 
 /** One tune: the verified plan with other compiler settings. */
 export interface TuneSpec {
@@ -24,7 +23,8 @@ export interface TuneSpec {
 
 function flags(plan: BuildPlan, compile: string, link?: string): BuildPlan {
   const compiled = withCompilerFlag(plan, COMPILE, compile);
-  return link ? withCompilerFlag(compiled, LINK, link) : compiled;
+  // LDFLAGS has no default to keep (autoconf leaves it empty): the flag is appended or set
+  return link ? withEnv(compiled, 'LDFLAGS', link, 'append') : compiled;
 }
 
 /**

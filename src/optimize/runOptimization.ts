@@ -204,6 +204,11 @@ async function buildAndGate(
       signal: bench.signal,
     });
     if (profile.timedOut) return failed('the profile run ran past the time limit');
+    const written = await bench.sandbox.run(['find', PGO_DIR, '-name', '*.gcda'], { signal: bench.signal });
+    const files =
+      written.exitCode === 0 ? written.stdout.split('\n').filter((l) => l.endsWith('.gcda')).length : 0;
+    if (files === 0) return failed('the profile run wrote no profile (no .gcda file)');
+    result.stages[1] = `${result.stages[1]} (${files} profile files)`;
   }
   bench.progress(`performance mode: building ${spec.name}`);
   const built = await bench.build(plan, spec.name);
