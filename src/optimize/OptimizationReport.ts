@@ -6,6 +6,8 @@ export interface Workload {
   source: WorkloadSource;
   /** Shell command lines run in the build folder, in order. */
   commands: string[];
+  /** Run before every run of `commands` in a build tree and never timed (a harness's build). */
+  setup?: string[];
   /** How the output of two builds is compared: byte for byte, with numbers masked, or test results. */
   compare: 'exact' | 'numbers-masked' | 'test-results';
   /** Why this workload (and what happened to the sources tried before it). */

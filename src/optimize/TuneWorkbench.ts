@@ -25,7 +25,7 @@ export interface GatedArtifact {
  * The workflow owns the build steps; performance mode only decides what to build and judges it.
  */
 export interface TuneWorkbench {
-  sandbox: Pick<Sandbox, 'run' | 'copyOut' | 'mode' | 'id'>;
+  sandbox: Pick<Sandbox, 'run' | 'copyOut' | 'writeFile' | 'mode' | 'id'>;
   /** Probes the target (ISA, compilers, emulated or not). */
   probe(): Promise<TargetFacts>;
   /** Builds `plan` from a fresh copy of the source into `srcDir`/`destDir`; the failure, never a throw. */

@@ -2,6 +2,7 @@ import { guardCommand, type LlmResult } from '../llm/index.ts';
 import type { BuildPlan } from '../port/PortState.ts';
 import type { Workload } from './OptimizationReport.ts';
 import {
+  HARNESS_DIR,
   OPTIMIZER_MAX_TOKENS,
   OPTIMIZER_SCHEMA_NAME,
   optimizerPrompt,
@@ -62,14 +63,20 @@ export async function chooseWorkload(bench: TuneWorkbench, plan: BuildPlan): Pro
       tried.push(`the optimizer proposed no workload: ${oneLine(answer.reason)}`);
     else {
       const command = answer.command.trim();
-      const verdict = command.includes('\n')
-        ? { allowed: false as const, reason: 'the workload must be one command line' }
-        : guardCommand(command, { mode: 'fix' });
-      if (!verdict.allowed) {
-        refused = { command, reason: verdict.reason };
-        tried.push(`the optimizer's command was refused: ${verdict.reason}`);
+      const build = answer.workload === 'harness' ? answer.build_command.trim() : '';
+      const problem =
+        answer.workload === 'harness' && (!answer.harness_c.trim() || !build)
+          ? 'the harness has no source or no build command'
+          : [command, ...(build ? [build] : [])].map(checkCommand).find((p) => p !== null);
+      if (problem) {
+        refused = { command: build ? `${build} && ${command}` : command, reason: problem };
+        tried.push(`the optimizer's ${answer.workload} was refused: ${problem}`);
       } else {
-        const checked = await tryOptimizerCommand(bench, command, oneLine(answer.reason), context);
+        if (build) {
+          await bench.sandbox.run(['mkdir', '-p', HARNESS_DIR], { signal: bench.signal });
+          await bench.sandbox.writeFile(`${HARNESS_DIR}/harness.c`, answer.harness_c);
+        }
+        const checked = await tryOptimizerCommand(bench, command, build, oneLine(answer.reason), context);
         if ('workload' in checked)
           return { ...checked, reason: [...tried, checked.workload.reason].join('; '), llm };
         tried.push(checked.problem);
@@ -133,17 +140,26 @@ async function ownBenchmarks(bench: TuneWorkbench, plan: BuildPlan): Promise<Wor
   return null;
 }
 
+/** Why the command guard refuses a command line of the optimizer, or null. */
+function checkCommand(command: string): string | null {
+  if (command.includes('\n')) return 'the workload must be one command line';
+  const verdict = guardCommand(command, { mode: 'fix' });
+  return verdict.allowed ? null : verdict.reason;
+}
+
 async function tryOptimizerCommand(
   bench: TuneWorkbench,
   command: string,
+  build: string,
   why: string,
   context: Parameters<typeof runWorkload>[2],
 ): Promise<{ workload: Workload; reference: WorkloadRun } | { problem: string }> {
   const exact: Workload = {
     source: 'optimizer',
     commands: [command],
+    ...(build ? { setup: [build] } : {}),
     compare: 'exact',
-    reason: `the optimizer's program run (${why})`,
+    reason: build ? `a harness the optimizer wrote (${why})` : `the optimizer's program run (${why})`,
   };
   const first = await runWorkload(bench.sandbox, exact, context);
   if (first.exitCode !== 0 || first.timedOut)

@@ -45,7 +45,7 @@ export function renderOptimization(report: OptimizationReport, table: Table): st
   out.push('');
   out.push(
     report.workload
-      ? `Workload (source: ${report.workload.source}): \`${report.workload.commands.join(' && ')}\`; outputs compared ${report.workload.compare === 'exact' ? 'byte for byte' : report.workload.compare === 'numbers-masked' ? 'with numbers masked' : 'by their test result lines'}. Chosen because: ${report.workload.reason}.`
+      ? `Workload (source: ${report.workload.source}): \`${report.workload.commands.join(' && ')}\`${report.workload.setup?.length ? ` (built before every run, untimed, by \`${report.workload.setup.join(' && ')}\`)` : ''}; outputs compared ${report.workload.compare === 'exact' ? 'byte for byte' : report.workload.compare === 'numbers-masked' ? 'with numbers masked' : 'by their test result lines'}. Chosen because: ${report.workload.reason}.`
       : 'Workload: none.',
   );
   if (report.baseline)

@@ -10,6 +10,7 @@ import {
   type TuneResult,
   type Workload,
 } from './OptimizationReport.ts';
+import { HARNESS_DIR } from './optimizerPrompt.ts';
 import { runWorkload, type WorkloadRun } from './runWorkload.ts';
 import type { TestOutcome, TuneWorkbench } from './TuneWorkbench.ts';
 import { dropTrees, stashTree, unstashTree, withTree } from './variantTrees.ts';
@@ -159,7 +160,7 @@ export async function runOptimization(
   } finally {
     // the verified build goes back where the port left it; the other trees and profiles go
     await unstashTree(bench, BASELINE).catch(() => {});
-    await dropTrees(bench, [bench.workDir, PGO_DIR]).catch(() => {});
+    await dropTrees(bench, [bench.workDir, PGO_DIR, HARNESS_DIR]).catch(() => {});
   }
 }
 

@@ -25,13 +25,34 @@ const OUTPUT_CAP = 512 * 1024;
 /** Runs the workload's commands in the sandbox (never on the host), stopping at the first failure. */
 export async function runWorkload(
   sandbox: Pick<Sandbox, 'run'>,
-  workload: Pick<Workload, 'commands' | 'compare'>,
+  workload: Pick<Workload, 'commands' | 'compare' | 'setup'>,
   context: WorkloadContext,
 ): Promise<WorkloadRun> {
   let output = '';
   let durationMs = 0;
   let exitCode = 0;
   let timedOut = false;
+  for (const command of workload.setup ?? []) {
+    const result = await sandbox.run(command, {
+      cwd: context.cwd,
+      env: context.env,
+      timeoutMs: context.timeoutMs,
+      outputCapBytes: OUTPUT_CAP,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    if (result.aborted) throw context.signal?.reason ?? new Error('interrupted');
+    if (result.exitCode !== 0 || result.timedOut) {
+      // the setup's output says why; it is not the workload's output
+      const why = `setup \`${command}\` failed (exit ${result.exitCode})\n${result.stdout}\n${result.stderr}`;
+      return {
+        exitCode: result.exitCode || 1,
+        timedOut: result.timedOut,
+        durationMs: 0,
+        output: why,
+        fingerprint: `setup failed (exit ${result.exitCode})`,
+      };
+    }
+  }
   for (const command of workload.commands) {
     const result = await sandbox.run(command, {
       cwd: context.cwd,

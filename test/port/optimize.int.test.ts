@@ -74,6 +74,8 @@ beforeAll(async () => {
           text: JSON.stringify({
             workload: 'command',
             command: WORKLOAD,
+            harness_c: '',
+            build_command: '',
             reason: 'three million rounds of the kernel',
           }),
           usage: { input: 300, output: 40 },

@@ -85,6 +85,8 @@ describe("the optimizer's workload command", () => {
     const { chosen, target, calls } = await choose({
       workload: 'command',
       command: './crunch 3000000',
+      harness_c: '',
+      build_command: '',
       reason: 'kernel',
     });
     expect(chosen.workload).toMatchObject({ source: 'optimizer', commands: ['./crunch 3000000'] });
@@ -102,7 +104,13 @@ describe("the optimizer's workload command", () => {
     ['evaluates text as code', `eval "$(printf 'rm -f CANARY')"`],
   ])('is refused when it %s, never run, and the tests take over', async (_what, template) => {
     const hostile = template.replace('CANARY', canary);
-    const { chosen, target } = await choose({ workload: 'command', command: hostile, reason: 'fast' });
+    const { chosen, target } = await choose({
+      workload: 'command',
+      command: hostile,
+      harness_c: '',
+      build_command: '',
+      reason: 'fast',
+    });
     expect(chosen.refused?.command).toBe(hostile);
     expect(chosen.refused?.reason).toBeTruthy();
     expect(chosen.workload?.source).toBe('tests');
@@ -115,11 +123,19 @@ describe("the optimizer's workload command", () => {
     const twoLines = await choose({
       workload: 'command',
       command: `./crunch 1\nrm -rf ${canary}`,
+      harness_c: '',
+      build_command: '',
       reason: 'r',
     });
     expect(twoLines.chosen.refused?.reason).toBe('the workload must be one command line');
     expect(twoLines.chosen.workload?.source).toBe('tests');
-    const long = await choose({ workload: 'command', command: `./crunch ${'9'.repeat(500)}`, reason: 'r' });
+    const long = await choose({
+      workload: 'command',
+      command: `./crunch ${'9'.repeat(500)}`,
+      harness_c: '',
+      build_command: '',
+      reason: 'r',
+    });
     expect(long.chosen.reason).toMatch(/no usable answer \(LLM invalid\)/);
     expect(long.target.commands.some((c) => c.command.startsWith('./crunch'))).toBe(false);
     expect(await readFile(canary, 'utf8')).toBe('untouched\n');

@@ -13,8 +13,13 @@ export interface ScriptedAnswer {
  */
 export function scriptedTarget(answer: (command: string) => ScriptedAnswer) {
   const commands: { command: string; options?: SandboxRunOptions }[] = [];
+  const written: { path: string; data: string }[] = [];
   return {
     commands,
+    written,
+    async writeFile(path: string, data: string | Buffer): Promise<void> {
+      written.push({ path, data: String(data) });
+    },
     mode: 'emulated' as const,
     id: 'scripted',
     async copyOut(): Promise<void> {
