@@ -31,7 +31,7 @@ export interface OptimizationOutcome {
 
 const BASELINE = 'baseline';
 const COST_PROXY_NONE =
-  'none available: the sandbox runs riscv64 code under qemu-user, which counts no instructions without its plugins, and no other tool here gives a deterministic count';
+  "none available: the riscv64 code runs under qemu-user, whose static build here cannot load the TCG plugins that count instructions, and a host profiler (perf, valgrind) would count qemu's own instructions, not the program's";
 
 /**
  * Performance mode after a verified port, in the seed's order: probe; the verified plan built
@@ -94,7 +94,6 @@ export async function runOptimization(
     ...(chosen.refused ? { refused: chosen.refused } : {}),
   };
   await stashTree(bench, BASELINE);
-  const kept: string[] = [BASELINE];
   const tunes: TuneResult[] = [];
   const plans = new Map<string, BuildPlan>([[BASELINE, plan]]);
   try {
@@ -105,7 +104,6 @@ export async function runOptimization(
       if (result.status === 'gated' && spec.plan) {
         plans.set(spec.name, spec.plan);
         await stashTree(bench, spec.name);
-        kept.push(spec.name);
       }
     }
     const gated = tunes.filter((t) => t.status === 'gated');
