@@ -23,9 +23,9 @@ function flagsOf(tune: TuneResult): string {
 function gates(tune: TuneResult): string {
   if (tune.status === 'not-built') return `not built: ${tune.reason ?? ''}`;
   const text = tune.gates.map((g) => `${g.name} ${g.passed ? 'passed' : 'FAILED'}: ${g.detail}`).join('; ');
-  return tune.status === 'gated'
-    ? text
-    : `${text || 'failed'}${tune.reason && !text.includes(tune.reason) ? ` (${tune.reason})` : ''}`;
+  // a failed gate says why; a tune that failed before its gates (PGO's profile) has only its reason
+  if (tune.status === 'gated' || tune.gates.some((g) => !g.passed)) return text;
+  return text ? `${text}; ${tune.reason ?? 'failed'}` : (tune.reason ?? 'failed');
 }
 
 /**
