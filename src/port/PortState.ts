@@ -1,4 +1,5 @@
 import type { Finding } from '../analysis/hazards/HazardRule.ts';
+import type { OptimizationReport } from '../optimize/OptimizationReport.ts';
 import type { TargetMode } from '../sandbox/Sandbox.ts';
 import type { FetchedDependencies } from '../sources/deps/FetchedDependency.ts';
 import type { DifferentialRecord } from './differential/DifferentialRecord.ts';
@@ -287,6 +288,8 @@ export interface PortState {
   replay?: ReplayRecord;
   /** The differential tests against x86_64 (absent: the port did not reach them). */
   differential?: DifferentialRecord;
+  /** What performance mode did (--optimize after a verified port); absent when it did not run. */
+  optimization?: OptimizationReport;
 }
 
 export function createPortState(source: SourceInfo, options: PortOptions): PortState {

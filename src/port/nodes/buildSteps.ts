@@ -113,6 +113,27 @@ export async function runLogged(
   return result;
 }
 
+/**
+ * Runs the build phases of a plan that built before (no heuristic, no fixer): each command in
+ * order, logged; the first command of a phase that may not fail and fails is the answer.
+ */
+export async function runPlanPhases(
+  svc: PortServices,
+  sandbox: Sandbox,
+  plan: BuildPlan,
+  ctx: NodeRunContext,
+): Promise<{ command: string; result: SandboxRunResult } | null> {
+  for (const phase of plan.phases.filter((p) => BUILD_PHASES.has(p.name))) {
+    for (const command of phase.commands) {
+      svc.progress({ type: 'phase', phase: phase.name, command });
+      const result = await runLogged(svc, sandbox, plan, phase.name, command, ctx);
+      if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('interrupted');
+      if (result.exitCode !== 0 && !phase.optional) return { command, result };
+    }
+  }
+  return null;
+}
+
 function lastLine(svc: PortServices, chunk: Buffer): void {
   const line = chunk.toString().trimEnd().split('\n').at(-1);
   if (line) svc.progress({ type: 'output', line });

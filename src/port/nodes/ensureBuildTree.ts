@@ -4,7 +4,7 @@ import type { Sandbox } from '../../sandbox/Sandbox.ts';
 import type { PortServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
 import { withAudit } from './audit.ts';
-import { BUILD_PHASES, freshSource, installPackages, runLogged } from './buildSteps.ts';
+import { freshSource, installPackages, runPlanPhases } from './buildSteps.ts';
 
 /**
  * Makes sure the sandbox holds the port's successful build before a node reads the build tree.
@@ -28,16 +28,10 @@ export async function ensureBuildTree(
   await freshSource(state, sandbox, svc.home);
   const installed = await installPackages(svc, sandbox, plan.packages, ctx);
   if (installed?.error) throw new Error(`rebuilding after the resume: ${installed.error.message}`);
-  for (const phase of plan.phases.filter((p) => BUILD_PHASES.has(p.name))) {
-    for (const command of phase.commands) {
-      svc.progress({ type: 'phase', phase: phase.name, command });
-      const result = await runLogged(svc, sandbox, plan, phase.name, command, ctx);
-      if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('interrupted');
-      if (result.exitCode !== 0 && !phase.optional)
-        throw new Error(
-          `rebuilding after the resume: \`${command}\` failed (exit ${result.exitCode}) although it worked before`,
-        );
-    }
-  }
+  const failed = await runPlanPhases(svc, sandbox, plan, ctx);
+  if (failed)
+    throw new Error(
+      `rebuilding after the resume: \`${failed.command}\` failed (exit ${failed.result.exitCode}) although it worked before`,
+    );
   return { builtIn: sandbox.id, audit: withAudit(state, node, 'rebuilt', why) };
 }

@@ -1,3 +1,4 @@
+import { renderOptimization } from '../../optimize/renderOptimization.ts';
 import type { PortState } from '../PortState.ts';
 import { codeBlock, seconds, table } from './markdown.ts';
 import { renderCrateDependencies } from './renderCrateDependencies.ts';
@@ -167,5 +168,6 @@ export function renderReport(state: PortState): string {
       ),
     );
   }
+  if (state.optimization) out.push(...renderOptimization(state.optimization, table));
   return `${out.join('\n')}\n`;
 }

@@ -82,3 +82,37 @@ describe('build.sh among the outputs', () => {
     expect(files.scriptError).toMatch(/not a Debian package name/);
   });
 });
+
+describe('the outputs of performance mode', () => {
+  const optimization = (winner: string | null): NonNullable<PortState['optimization']> => ({
+    status: 'done',
+    tunes: [
+      {
+        name: 'O3',
+        description: 'optimisation level 3',
+        env: { CFLAGS: '-g -O2 -O3' },
+        status: 'gated',
+        gates: [{ name: 'build', passed: true, detail: 'built' }],
+      },
+    ],
+    winner,
+    verdict: winner ? 'O3 is faster' : 'no speed claim under emulation: timings of qemu',
+    costProxy: 'none available',
+    notes: [],
+    durationMs: 1,
+  });
+
+  it("writes the winner's recipe and the report section; a run without a winner removes an old recipe", async () => {
+    const out = join(work, 'out');
+    mkdirSync(out);
+    const first = await writePortOutputs(built({ optimization: optimization('O3') }), out, {
+      package: false,
+    });
+    expect(first.written).toContain('optimized-recipe.md');
+    expect(readFileSync(join(out, 'optimized-recipe.md'), 'utf8')).toContain("export CFLAGS='-g -O2 -O3'");
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## Optimization');
+    await writePortOutputs(built({ optimization: optimization(null) }), out, { package: false });
+    expect(existsSync(join(out, 'optimized-recipe.md'))).toBe(false);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('Verdict: no speed claim under emulation');
+  });
+});

@@ -2,6 +2,7 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { MAX_COPY_BYTES, readFileConfined, writeFileAtomic, writeJsonAtomic } from '../../fs/index.ts';
+import { OPTIMIZED_RECIPE_FILE, renderOptimizedRecipe } from '../../optimize/renderOptimization.ts';
 import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
 import type { PortState } from '../PortState.ts';
 import { type BuildScript, buildScriptOfEntry, buildScriptOfState } from './BuildScript.ts';
@@ -47,6 +48,10 @@ export async function writePortOutputs(
     state.replay?.replayed === 'yes' || state.replay?.replayed === 'no',
   );
   await put('report.md', renderReport(state));
+  // the winning tune of performance mode, and only of this run's
+  const optimized = state.optimization ? renderOptimizedRecipe(state.optimization, state.source.name) : null;
+  if (optimized) await put(OPTIMIZED_RECIPE_FILE, optimized);
+  else await rm(join(outDir, OPTIMIZED_RECIPE_FILE), { force: true });
   if (state.buildStatus === 'ESCALATED' || state.buildStatus === 'FAILED')
     await put('escalation.md', renderEscalation(state));
   else await rm(join(outDir, 'escalation.md'), { force: true });
