@@ -5,6 +5,8 @@ import {
   nativeToolsRecipe,
   nativeUserlandLayerKey,
   rootfsRecipe,
+  rustLayerKey,
+  rustToolsRecipe,
   toolsRecipe,
 } from './imageRecipes.ts';
 import { type ImageRecord, readImageRecord } from './imageStore.ts';
@@ -12,7 +14,8 @@ import { sandboxPaths } from './sandboxPaths.ts';
 
 /**
  * The images that make up each mode: emulated needs the rootfs; accelerated the rootfs, the tools
- * tree and its layer; native-userland the rootfs, its own tools tree and its own layer.
+ * tree and its layer; native-userland the rootfs, its own tools tree and its own layer. Accelerated
+ * Cargo builds use the Rust tools tree and the Rust layer instead of the accelerated ones.
  */
 export interface SandboxImages {
   suite: string;
@@ -21,6 +24,8 @@ export interface SandboxImages {
   accel?: ImageRecord;
   nativeTools?: ImageRecord;
   native?: ImageRecord;
+  rustTools?: ImageRecord;
+  rust?: ImageRecord;
 }
 
 /** The image keys for a suite; everything about an image is a function of its recipe. */
@@ -28,12 +33,15 @@ export function imageKeys(suite: string) {
   const rootfs = imageKey(rootfsRecipe(suite));
   const tools = imageKey(toolsRecipe(suite));
   const nativeTools = imageKey(nativeToolsRecipe(suite));
+  const rustTools = imageKey(rustToolsRecipe(suite));
   return {
     rootfs,
     tools,
     accel: acceleratedLayerKey(rootfs, tools),
     nativeTools,
     native: nativeUserlandLayerKey(rootfs, nativeTools),
+    rustTools,
+    rust: rustLayerKey(rootfs, rustTools),
   };
 }
 
@@ -48,5 +56,7 @@ export async function findImages(home?: string, suite = DEFAULT_SUITE): Promise<
     accel: await readImageRecord(paths, keys.accel),
     nativeTools: await readImageRecord(paths, keys.nativeTools),
     native: await readImageRecord(paths, keys.native),
+    rustTools: await readImageRecord(paths, keys.rustTools),
+    rust: await readImageRecord(paths, keys.rust),
   };
 }
