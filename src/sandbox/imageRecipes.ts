@@ -161,7 +161,13 @@ export const RUST_LAYER_VERSION = 1;
 
 /** The Rust layer: the accelerated script and the Rust one, run over the rootfs with the Rust tools tree. */
 export function rustLayerKey(rootfsKey: string, rustToolsKey: string): string {
-  const inputs = [rootfsKey, rustToolsKey, IMAGE_FORMAT_VERSION, ACCELERATED_LAYER_VERSION, RUST_LAYER_VERSION];
+  const inputs = [
+    rootfsKey,
+    rustToolsKey,
+    IMAGE_FORMAT_VERSION,
+    ACCELERATED_LAYER_VERSION,
+    RUST_LAYER_VERSION,
+  ];
   return `rustaccel-${sha256(inputs.join('\n')).slice(0, 16)}`;
 }
 

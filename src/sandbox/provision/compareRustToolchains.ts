@@ -44,7 +44,9 @@ export function compareRustToolchains(
     const riscv64 = rootfsIndex.get(name);
     const amd64 = tools.find((p) => p.name === name && p.architecture === 'amd64')?.version;
     if (!riscv64 || !amd64) {
-      const missing = !riscv64 ? `${name} in the rootfs's package lists` : `${name}:amd64 in the Rust tools tree`;
+      const missing = !riscv64
+        ? `${name} in the rootfs's package lists`
+        : `${name}:amd64 in the Rust tools tree`;
       problems.push(`${name}: no ${missing}`);
       details.push(`${name}: missing ${missing}`);
       continue;

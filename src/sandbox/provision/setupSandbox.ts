@@ -33,8 +33,8 @@ import { compareRustToolchains, indexVersions, RUST_PAIRS, readAptIndexes } from
 import { CROSS_SPECS_PATH, crossSpecs, GO_ENV_DEFAULTS } from './crossSpecs.ts';
 import { mmdebstrapArgs } from './mmdebstrapArgs.ts';
 import { provisionAccess } from './provisionAccess.ts';
-import { RUST_TARGET_LIBDIR, rustLayerScript } from './rustLayerScript.ts';
 import { host, provisionImage, removeAbandonedTemps } from './provisionImage.ts';
+import { RUST_TARGET_LIBDIR, rustLayerScript } from './rustLayerScript.ts';
 import {
   NATIVE_PERL_SCRIPT_PACKAGES,
   PERL_PACKAGES,
@@ -227,7 +227,6 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     if (rust.refusedReason) throw modeRefused('accelerated', rust.refusedReason);
     return { rustTools, rust };
   }
-
 
   const accel = await own(
     await provisionImage(

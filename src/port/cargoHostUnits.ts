@@ -1,0 +1,30 @@
+import { RUST_TARGET } from '../sandbox/provision/rustLayerScript.ts';
+
+/**
+ * The build outputs that are Cargo's host units, not artifacts: with an explicit `--target`
+ * (the plan's CARGO_BUILD_TARGET), everything built for the target lies under
+ * `target/<triple>/`, and `target/<profile>/` holds only what cargo built to run during the
+ * build (build scripts, proc-macros and their dependencies). In accelerated mode those are x86_64
+ * programs by design. Only a `target` folder with a riscv64 sibling counts, so a build without
+ * `--target` keeps all its outputs.
+ */
+export function cargoHostUnits(paths: readonly string[], triple = RUST_TARGET): Set<string> {
+  const targetRoot = new RegExp(`^(.*?(?:^|/))target/${escape(triple)}/`);
+  const roots = new Set<string>();
+  for (const path of paths) {
+    const match = targetRoot.exec(path);
+    if (match) roots.add(match[1] ?? '');
+  }
+  const host = new Set<string>();
+  for (const path of paths) {
+    for (const root of roots) {
+      const rest = path.startsWith(`${root}target/`) ? path.slice(root.length + 'target/'.length) : null;
+      if (rest !== null && !rest.startsWith(`${triple}/`) && rest.includes('/')) host.add(path);
+    }
+  }
+  return host;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
