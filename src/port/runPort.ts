@@ -23,6 +23,7 @@ import type { SandboxMode } from '../sandbox/Sandbox.ts';
 import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
 import { localHeadCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
+import { chooseRustLayer, loadRustProofs } from './chooseRustLayer.ts';
 import { chooseSandboxMode, type RequestedMode } from './chooseSandboxMode.ts';
 import { type PortFiles, writeCacheHitOutputs, writePortOutputs } from './outputs/writePortOutputs.ts';
 import type { PortServices, SandboxProvider } from './PortServices.ts';
@@ -225,6 +226,21 @@ export async function runPort(
       sandbox.useMode(final.mode, imageOf(final.mode));
       return final;
     },
+    chooseRust: (buildSystem) => {
+      const rust = chooseRustLayer(
+        buildSystem,
+        sandbox.mode,
+        spec.name,
+        {
+          key: keys.rust,
+          provisioned: !!(images.rust && images.rustTools),
+          ...(images.rust?.refusedReason ? { refusedReason: images.rust.refusedReason } : {}),
+        },
+        loadRustProofs().proofs[spec.name],
+      );
+      if (rust?.use) sandbox.useRust(keys.rust);
+      return rust?.reason ?? null;
+    },
   };
   const initial = createPortState(
     { spec: spec.raw, name: spec.name },
@@ -381,13 +397,27 @@ function sandboxProvider(options: {
   keep: boolean;
   imageId: string;
   env?: Record<string, string>;
-}): SandboxProvider & { useMode(mode: SandboxMode, imageId: string): void } {
+}): SandboxProvider & {
+  useMode(mode: SandboxMode, imageId: string): void;
+  /** Accelerated mode with the Rust layer (the x86_64 cargo and rustc). */
+  useRust(imageId: string): void;
+  readonly mode: SandboxMode;
+} {
   let instance: Promise<ChrootSandbox> | null = null;
   let mode = options.mode;
   let imageId = options.imageId;
+  let rust = false;
   return {
     get imageId() {
       return imageId;
+    },
+    get mode() {
+      return mode;
+    },
+    useRust(nextImageId) {
+      if (instance) throw new Error('the sandbox instance is already running without the Rust layer');
+      rust = mode === 'accelerated';
+      if (rust) imageId = nextImageId;
     },
     suite: options.suite,
     useMode(next, nextImageId) {
@@ -402,6 +432,7 @@ function sandboxProvider(options: {
         suite: options.suite,
         mode,
         keep: options.keep,
+        ...(rust ? { rust: true } : {}),
         ...(options.env ? { env: options.env } : {}),
       });
       return instance;

@@ -5,6 +5,8 @@ import {
   nativeToolsRecipe,
   nativeUserlandLayerKey,
   rootfsRecipe,
+  rustLayerKey,
+  rustToolsRecipe,
   toolsRecipe,
 } from './imageRecipes.ts';
 
@@ -41,5 +43,18 @@ describe('native-userland images', () => {
     expect(nativeUserlandLayerKey('r', 't')).toMatch(/^native-[0-9a-f]{16}$/);
     expect(nativeUserlandLayerKey('r', 't')).not.toBe(nativeUserlandLayerKey('r', 'u'));
     expect(nativeUserlandLayerKey('r', 't')).not.toBe(acceleratedLayerKey('r', 't'));
+  });
+});
+
+describe('Rust images', () => {
+  it('get keys of their own, so the accelerated and native-userland keys stay valid', () => {
+    expect(imageKey(rustToolsRecipe())).not.toBe(imageKey(toolsRecipe()));
+    expect(rustToolsRecipe().packages).toEqual(
+      expect.arrayContaining([...toolsRecipe().packages, 'rustc', 'cargo']),
+    );
+    expect(toolsRecipe().packages).not.toContain('rustc');
+    expect(rustLayerKey('r', 't')).toMatch(/^rustaccel-[0-9a-f]{16}$/);
+    expect(rustLayerKey('r', 't')).not.toBe(acceleratedLayerKey('r', 't'));
+    expect(rustLayerKey('r', 't')).not.toBe(rustLayerKey('r', 'u'));
   });
 });

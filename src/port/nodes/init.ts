@@ -59,6 +59,9 @@ export const initNode = FunctionNode<PortState>({
         contentsUnavailableReason: contents ? null : 'the Debian Contents index could not be loaded',
       });
       const { findings, ...scripted } = analysis;
+      const rust = svc.chooseRust?.(analysis.buildSystem.type) ?? null;
+      if (rust) svc.progress({ type: 'note', message: `Rust: ${rust}` });
+      const modeReason = choice && rust ? `${choice.reason}; Rust: ${rust}` : choice?.reason;
       const debian = await debianStart(acquired, svc);
       return {
         context: {
@@ -69,7 +72,7 @@ export const initNode = FunctionNode<PortState>({
             tree,
             ...(acquired.kind === 'git' ? { url: acquired.origin } : {}),
           },
-          ...(choice ? { options: { ...state.options, mode: choice.mode, modeReason: choice.reason } } : {}),
+          ...(choice ? { options: { ...state.options, mode: choice.mode, modeReason } } : {}),
           scripted,
           findings,
           ...debian,
