@@ -157,7 +157,7 @@ export function nativeUserlandLayerKey(rootfsKey: string, nativeToolsKey: string
 }
 
 /** Bumped when the Rust layer's script changes (only that layer is rebuilt). */
-export const RUST_LAYER_VERSION = 1;
+export const RUST_LAYER_VERSION = 2;
 
 /** The Rust layer: the accelerated script and the Rust one, run over the rootfs with the Rust tools tree. */
 export function rustLayerKey(rootfsKey: string, rustToolsKey: string): string {

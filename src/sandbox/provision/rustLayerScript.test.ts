@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RUST_HOST_LINKER, rustLayerScript, rustWrapperScript } from './rustLayerScript.ts';
+import { RUST_HOST_LD_DIR, RUST_HOST_LINKER, rustLayerScript, rustWrapperScript } from './rustLayerScript.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -41,7 +41,7 @@ describe('the Rust layer rustc', () => {
   it('links host units (no --target) with the x86_64 gcc and leaves target units alone', () => {
     const w = wrapper();
     expect(w.run('--crate-name', 'build_script_build', 'build.rs').trim()).toBe(
-      `--crate-name build_script_build build.rs -C linker=${RUST_HOST_LINKER}`,
+      `--crate-name build_script_build build.rs -C linker=${RUST_HOST_LINKER} -C link-arg=-B${RUST_HOST_LD_DIR}/`,
     );
     expect(w.run('--crate-name', 'x', '--target', 'riscv64gc-unknown-linux-gnu', 'lib.rs').trim()).toBe(
       '--crate-name x --target riscv64gc-unknown-linux-gnu lib.rs',

@@ -8,6 +8,11 @@ export const RUST_TARGET_LIBDIR = `usr/lib/rustlib/${RUST_TARGET}`;
 export const RUST_HOST_LINKER = '/native/usr/bin/x86_64-linux-gnu-gcc';
 /** The rustc cargo runs in the Rust layer (a script under the x86_64 dash). */
 export const RUST_WRAPPER = '/usr/lib/rvport-rust/rustc';
+/**
+ * A folder whose `ld` is the x86_64 linker, given to the x86_64 gcc with -B: a native gcc
+ * otherwise runs the `ld` on PATH, which here is the riscv64 one.
+ */
+export const RUST_HOST_LD_DIR = '/usr/lib/rvport-rust/x86_64-linux-gnu';
 
 /**
  * The rustc of the Rust layer, run by the x86_64 dash (an emulated shell would cost ~45 ms a call).
@@ -33,7 +38,7 @@ for arg; do
     --target|--target=*) exec /native/usr/bin/rustc "$@" ;;
   esac
 done
-exec /native/usr/bin/rustc "$@" -C linker=${RUST_HOST_LINKER}
+exec /native/usr/bin/rustc "$@" -C linker=${RUST_HOST_LINKER} -C link-arg=-B${RUST_HOST_LD_DIR}/
 `;
 }
 
@@ -54,7 +59,8 @@ if [ -x /native/usr/bin/rustc ]; then
   done
   ln -s /native/usr/bin/cargo /usr/bin/cargo
   ln -s /native/usr/bin/rustdoc /usr/bin/rustdoc
-  mkdir -p ${RUST_WRAPPER.replace(/\/[^/]+$/, '')}
+  mkdir -p ${RUST_HOST_LD_DIR}
+  ln -s /native/usr/bin/x86_64-linux-gnu-ld ${RUST_HOST_LD_DIR}/ld
   cat > ${RUST_WRAPPER} <<'RVPORT_RUSTC'
 ${rustWrapperScript()}RVPORT_RUSTC
   chmod 755 ${RUST_WRAPPER}
