@@ -9,7 +9,7 @@ import { RUST_TARGET } from '../sandbox/provision/rustLayerScript.ts';
  * `--target` keeps all its outputs.
  */
 export function cargoHostUnits(paths: readonly string[], triple = RUST_TARGET): Set<string> {
-  const targetRoot = new RegExp(`^(.*?(?:^|/))target/${escape(triple)}/`);
+  const targetRoot = new RegExp(`^(.*?(?:^|/))target/${escapeRegExp(triple)}/`);
   const roots = new Set<string>();
   for (const path of paths) {
     const match = targetRoot.exec(path);
@@ -25,6 +25,6 @@ export function cargoHostUnits(paths: readonly string[], triple = RUST_TARGET): 
   return host;
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
