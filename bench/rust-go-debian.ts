@@ -15,12 +15,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { rvportHome } from '../src/config/rvportHome.ts';
 import { loadRustProofs, saveRustProofs } from '../src/port/chooseRustLayer.ts';
+import { compareRustTargets } from '../src/port/compareRustTargets.ts';
 import { runPort } from '../src/port/runPort.ts';
 import { listInstances } from '../src/sandbox/chroot/instanceStore.ts';
 import { openSandbox } from '../src/sandbox/createSandbox.ts';
 import { imageKeys } from '../src/sandbox/findImages.ts';
 import { DEFAULT_SUITE } from '../src/sandbox/imageRecipes.ts';
-import { compareBuildTrees, formatDifference } from '../src/sandbox/proof/compareBuildTrees.ts';
 import { RUST_HOST_LD_DIR, RUST_HOST_LINKER, RUST_TARGET } from '../src/sandbox/provision/rustLayerScript.ts';
 import type { SandboxMode } from '../src/sandbox/Sandbox.ts';
 import { sandboxPaths } from '../src/sandbox/sandboxPaths.ts';
@@ -74,7 +74,7 @@ interface Row {
   source: string;
   name: string;
   runs: Run[];
-  proof?: { identical: boolean; files: number; differences: string[] };
+  proof?: { identical: boolean; files: number; differences: string[]; metadataDiffering: number };
   nativeSeconds?: number;
   nativeNote?: string;
 }
@@ -158,7 +158,7 @@ function row(r: Row): string {
   const proof = !r.proof
     ? '-'
     : r.proof.identical
-      ? `identical (${r.proof.files} files)`
+      ? `identical (${r.proof.files} files; crate metadata differs in ${r.proof.metadataDiffering})`
       : `differs (${r.proof.files} files): ${(r.proof.differences[0] ?? '').replace(/\|/g, '\\|')}`;
   const native = r.nativeSeconds !== undefined ? `${r.nativeSeconds} s` : (r.nativeNote ?? '-');
   return `| ${r.name} | ${of('accelerated')?.buildSystem ?? of('emulated')?.buildSystem ?? '-'} | ${cell('emulated')} | ${cell('accelerated')} | ${native} | ${proof} |`;
@@ -210,14 +210,12 @@ if (values.table) {
       const at = (id: string) =>
         join(paths.instance(id), 'build', 'src', accelerated.dir ?? '.', 'target', RUST_TARGET);
       if (existsSync(at(emulated.instance)) && existsSync(at(accelerated.instance))) {
-        const c = await compareBuildTrees(at(emulated.instance), at(accelerated.instance), [
-          'emulated',
-          'accelerated',
-        ]);
+        const c = compareRustTargets(at(emulated.instance), at(accelerated.instance));
         r.proof = {
           identical: c.identical,
           files: c.files,
-          differences: c.differences.slice(0, 20).map(formatDifference),
+          differences: c.differences.slice(0, 20),
+          metadataDiffering: c.metadataDiffering.length,
         };
         if (values.record && accelerated.rust?.startsWith('x86_64')) {
           const table = loadRustProofs();
