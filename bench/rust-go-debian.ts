@@ -27,8 +27,8 @@ import { sandboxPaths } from '../src/sandbox/sandboxPaths.ts';
 
 /** Chosen for a spread of Build-Depends on other crates / Go libraries (counts in BENCHMARKS.md). */
 export const RUST_PACKAGES = [
-  'debian:rust-anstyle-lossy',
-  'debian:rust-aho-corasick',
+  'debian:rust-alloc-stdlib',
+  'debian:rust-better-panic',
   'debian:rust-aead',
   'debian:rust-aes',
   'debian:rust-anstream',
@@ -37,14 +37,14 @@ export const RUST_PACKAGES = [
   'debian:rust-bigdecimal',
 ];
 export const GO_PACKAGES = [
-  'debian:golang-check.v1',
+  'debian:golang-fsnotify',
+  'debian:golang-github-armon-go-socks5',
   'debian:golang-blackfriday-v2',
-  'debian:golang-github-antchfx-htmlquery',
-  'debian:golang-github-abbot-go-http-auth',
-  'debian:golang-github-andreykaipov-goobs',
-  'debian:golang-github-armon-go-metrics',
-  'debian:golang-github-alecaivazis-survey',
-  'debian:golang-github-bep-logg',
+  'debian:golang-github-appc-cni',
+  'debian:golang-github-aquasecurity-table',
+  'debian:golang-code.rocketnine-tslocum-cview',
+  'debian:golang-github-alecthomas-chroma',
+  'debian:golang-ariga-atlas',
 ];
 
 const { values, positionals } = parseArgs({
