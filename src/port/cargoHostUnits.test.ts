@@ -21,6 +21,15 @@ describe('cargoHostUnits', () => {
     expect(cargoHostUnits(outputs).size).toBe(0);
   });
 
+  it('still judges a program left directly in target/<profile>, beside a riscv64 decoy', () => {
+    const outputs = [
+      'target/release/hello',
+      'target/release/examples/demo',
+      'target/riscv64gc-unknown-linux-gnu/release/hello',
+    ];
+    expect(cargoHostUnits(outputs).size).toBe(0);
+  });
+
   it('works for a crate in a subfolder and leaves other target folders alone', () => {
     const outputs = [
       'crates/cli/target/debug/build/a-1/build-script-build',
