@@ -54,6 +54,11 @@ export interface PortServices {
    */
   debianSources?(): Promise<DebianSourceIndex | null>;
   /**
+   * Called once the build system is known: a Cargo build in accelerated mode may use the x86_64
+   * cargo and rustc (port/chooseRustLayer.ts). Answers the sentence for the report, or null.
+   */
+  chooseRust?(buildSystem: string): string | null;
+  /**
    * The package names apt in the sandbox can install (the rootfs image's package lists), loaded
    * once; null when unknown. Absent: LLM-proposed package names are checked by form only.
    */

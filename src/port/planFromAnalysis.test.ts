@@ -72,6 +72,8 @@ describe('planFromAnalysis for a crate with dependencies', () => {
       /directory = "\/usr\/share\/cargo\/registry"[\s\S]*mv -f "\$RVPORT_SRC"\/Cargo\.lock/,
     );
     expect(plan?.phases[1]?.commands).toEqual(['cargo build --release --offline']);
+    // the same explicit target in every mode: cargo hashes it into each crate's metadata
+    expect(plan?.env).toEqual({ CARGO_BUILD_TARGET: 'riscv64gc-unknown-linux-gnu' });
   });
 
   it("never puts a crate name from the tree into a command: packages are the Contents index's names", () => {

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { type DefaultPlan, defaultPlan } from '../analysis/detectBuildSystems.ts';
+import { RUST_TARGET } from '../sandbox/provision/rustLayerScript.ts';
 import { debianCargoRegistry } from './debianCargoRegistry.ts';
 import { debianGoPath } from './debianGoPath.ts';
 import { fetchedCargoPrepare, fetchedGoPhases, packagesFetchedInstead } from './fetchedDependencyPlan.ts';
@@ -116,6 +117,9 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
     dir: base.dir,
     phases,
     packages: [...packages].sort(),
+    // an explicit target in every mode: cargo mixes it into each crate's metadata, so an emulated
+    // and an accelerated build (x86_64 cargo) only agree with it, and their outputs are in one place
+    ...(base.buildSystem === 'cargo' ? { env: { CARGO_BUILD_TARGET: RUST_TARGET } } : {}),
     // An LLM-grounded analysis names artifacts, not the paths the verdict matches exactly: a
     // guessed name must not fail an honest build.
     expectedArtifacts: analysis && !analysis.llmGrounded ? analysis.expectedArtifacts : [],

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { ExtraLanguage } from '../analysis/compiledLanguages.ts';
 import { ContentsIndex, ensureContentsIndex } from '../analysis/dependencies/ContentsIndex.ts';
 import { rvportHome } from '../config/rvportHome.ts';
 import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
@@ -27,6 +28,7 @@ import type { DependencySources } from '../sources/deps/acquireDependencies.ts';
 import { checkServiceUrl } from '../sources/deps/fetchLimited.ts';
 import { localHeadCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
+import { chooseRustLayer, loadRustProofs } from './chooseRustLayer.ts';
 import { chooseSandboxMode, type RequestedMode } from './chooseSandboxMode.ts';
 import { loadSourceIndex } from './debianSourceHint.ts';
 import { modeForLanguages } from './modeForLanguages.ts';
@@ -229,15 +231,10 @@ export async function runPort(
       message: `sandbox mode ${startMode}: ${resumedOptions.modeReason ?? 'the mode the port started in'}`,
     });
   }
-  const sandbox =
+  // a local instance has modes and the Rust layer to choose; an SSH target has neither
+  const local =
     startMode === 'native'
-      ? sshSandboxProvider({
-          home,
-          suite,
-          target: request.target ?? '',
-          ...(request.mirror ? { mirror: request.mirror } : {}),
-          ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
-        })
+      ? null
       : sandboxProvider({
           home,
           suite,
@@ -246,6 +243,15 @@ export async function runPort(
           imageId: imageOf(startMode),
           ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
         });
+  const sandbox =
+    local ??
+    sshSandboxProvider({
+      home,
+      suite,
+      target: request.target ?? '',
+      ...(request.mirror ? { mirror: request.mirror } : {}),
+      ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
+    });
   const services: PortServices = {
     home,
     ...(dependencySources ? { dependencySources } : {}),
@@ -277,22 +283,33 @@ export async function runPort(
         return null;
       }),
     ),
-    chooseMode: (sourceTree, languages = []) => {
-      const proven = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree);
-      const final = modeForLanguages(proven, request.mode, languages);
-      sandbox.useMode(final.mode, imageOf(final.mode));
-      return final;
-    },
     // on an SSH target the mode of the options stands: the machine is what it is
     ...(choice.mode === 'native'
       ? {}
       : {
-          chooseMode: (sourceTree: string) => {
-            const final = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree);
+          chooseMode: (sourceTree: string, languages: readonly ExtraLanguage[] = []) => {
+            const proven = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree);
+            const final = modeForLanguages(proven, request.mode, languages);
             sandbox.useMode(final.mode, imageOf(final.mode));
             return final;
           },
         }),
+    chooseRust: (buildSystem) => {
+      if (!local) return null;
+      const rust = chooseRustLayer(
+        buildSystem,
+        local.mode,
+        spec.name,
+        {
+          key: keys.rust,
+          provisioned: !!(images.rust && images.rustTools),
+          ...(images.rust?.refusedReason ? { refusedReason: images.rust.refusedReason } : {}),
+        },
+        loadRustProofs().proofs[spec.name],
+      );
+      if (rust?.use) local.useRust(keys.rust);
+      return rust?.reason ?? null;
+    },
   };
   const initial = createPortState(
     { spec: spec.raw, name: spec.name },
@@ -454,13 +471,27 @@ function sandboxProvider(options: {
   keep: boolean;
   imageId: string;
   env?: Record<string, string>;
-}): SandboxProvider & { useMode(mode: SandboxMode, imageId: string): void } {
+}): SandboxProvider & {
+  useMode(mode: SandboxMode, imageId: string): void;
+  /** Accelerated mode with the Rust layer (the x86_64 cargo and rustc). */
+  useRust(imageId: string): void;
+  readonly mode: SandboxMode;
+} {
   let instance: Promise<ChrootSandbox> | null = null;
   let mode = options.mode;
   let imageId = options.imageId;
+  let rust = false;
   return {
     get imageId() {
       return imageId;
+    },
+    get mode() {
+      return mode;
+    },
+    useRust(nextImageId) {
+      if (instance) throw new Error('the sandbox instance is already running without the Rust layer');
+      rust = mode === 'accelerated';
+      if (rust) imageId = nextImageId;
     },
     suite: options.suite,
     useMode(next, nextImageId) {
@@ -475,6 +506,7 @@ function sandboxProvider(options: {
         suite: options.suite,
         mode,
         keep: options.keep,
+        ...(rust ? { rust: true } : {}),
         ...(options.env ? { env: options.env } : {}),
       });
       return instance;

@@ -24,6 +24,8 @@ export interface CreateSandboxOptions {
   env?: Record<string, string>;
   /** Limits other than the defaults. */
   limits?: SandboxLimitOverrides;
+  /** Accelerated mode with the x86_64 cargo and rustc (the Rust layer), for a Cargo build. */
+  rust?: boolean;
 }
 
 /** A sandbox on a remote riscv64 machine instead of a local instance (see ssh/createSshSandbox.ts). */
@@ -83,7 +85,9 @@ async function createLocalSandbox(options: CreateSandboxOptions): Promise<Chroot
   const { layer, tools, name } =
     mode === 'native-userland'
       ? { layer: images.native, tools: images.nativeTools, name: 'native-userland' }
-      : { layer: images.accel, tools: images.tools, name: 'accelerated-mode' };
+      : options.rust
+        ? { layer: images.rust, tools: images.rustTools, name: 'accelerated Rust' }
+        : { layer: images.accel, tools: images.tools, name: 'accelerated-mode' };
   if (layer?.refusedReason) throw modeRefused(mode, layer.refusedReason);
   if (!tools || !layer) {
     throw new SandboxError('image-missing', `the ${name} images for ${suite} are not provisioned`, setupHint);

@@ -5,6 +5,8 @@ import {
   nativeToolsRecipe,
   nativeUserlandLayerKey,
   rootfsRecipe,
+  rustLayerKey,
+  rustToolsRecipe,
   toolsRecipe,
   x86RootfsRecipe,
 } from './imageRecipes.ts';
@@ -13,7 +15,8 @@ import { sandboxPaths } from './sandboxPaths.ts';
 
 /**
  * The images that make up each mode: emulated needs the rootfs; accelerated the rootfs, the tools
- * tree and its layer; native-userland the rootfs, its own tools tree and its own layer.
+ * tree and its layer; native-userland the rootfs, its own tools tree and its own layer. Accelerated
+ * Cargo builds use the Rust tools tree and the Rust layer instead of the accelerated ones.
  */
 export interface SandboxImages {
   suite: string;
@@ -22,6 +25,8 @@ export interface SandboxImages {
   accel?: ImageRecord;
   nativeTools?: ImageRecord;
   native?: ImageRecord;
+  rustTools?: ImageRecord;
+  rust?: ImageRecord;
 }
 
 /** The image keys for a suite; everything about an image is a function of its recipe. */
@@ -29,6 +34,7 @@ export function imageKeys(suite: string) {
   const rootfs = imageKey(rootfsRecipe(suite));
   const tools = imageKey(toolsRecipe(suite));
   const nativeTools = imageKey(nativeToolsRecipe(suite));
+  const rustTools = imageKey(rustToolsRecipe(suite));
   return {
     rootfs,
     tools,
@@ -37,6 +43,8 @@ export function imageKeys(suite: string) {
     native: nativeUserlandLayerKey(rootfs, nativeTools),
     /** The amd64 build root of differential tests (provisioned on first use only). */
     x86Rootfs: imageKey(x86RootfsRecipe(suite)),
+    rustTools,
+    rust: rustLayerKey(rootfs, rustTools),
   };
 }
 
@@ -51,5 +59,7 @@ export async function findImages(home?: string, suite = DEFAULT_SUITE): Promise<
     accel: await readImageRecord(paths, keys.accel),
     nativeTools: await readImageRecord(paths, keys.nativeTools),
     native: await readImageRecord(paths, keys.native),
+    rustTools: await readImageRecord(paths, keys.rustTools),
+    rust: await readImageRecord(paths, keys.rust),
   };
 }

@@ -5,6 +5,8 @@ import {
   nativeToolsRecipe,
   nativeUserlandLayerKey,
   rootfsRecipe,
+  rustLayerKey,
+  rustToolsRecipe,
   toolsRecipe,
   x86RootfsRecipe,
 } from './imageRecipes.ts';
@@ -52,5 +54,18 @@ describe('the x86_64 build root of differential tests', () => {
     expect(imageKey(x86)).toMatch(/^rootfs-trixie-amd64-[0-9a-f]{16}$/);
     expect(imageKey(x86)).not.toBe(imageKey(rootfsRecipe('trixie')));
     expect(imageKey(x86)).not.toBe(imageKey(toolsRecipe('trixie')));
+  });
+});
+
+describe('Rust images', () => {
+  it('get keys of their own, so the accelerated and native-userland keys stay valid', () => {
+    expect(imageKey(rustToolsRecipe())).not.toBe(imageKey(toolsRecipe()));
+    expect(rustToolsRecipe().packages).toEqual(
+      expect.arrayContaining([...toolsRecipe().packages, 'rustc', 'cargo']),
+    );
+    expect(toolsRecipe().packages).not.toContain('rustc');
+    expect(rustLayerKey('r', 't')).toMatch(/^rustaccel-[0-9a-f]{16}$/);
+    expect(rustLayerKey('r', 't')).not.toBe(acceleratedLayerKey('r', 't'));
+    expect(rustLayerKey('r', 't')).not.toBe(rustLayerKey('r', 'u'));
   });
 });

@@ -112,6 +112,23 @@ export function nativeToolsRecipe(suite = DEFAULT_SUITE): ImageRecipe {
   return { ...tools, packages: [...tools.packages, ...NATIVE_USERLAND_EXTRA_PACKAGES] };
 }
 
+/**
+ * What the Rust tools tree adds to the accelerated one: Debian's x86_64 rustc and cargo (of the
+ * same version as the rootfs's riscv64 ones: rust/compareRustToolchains.ts checks), which bring
+ * the x86_64 std for build scripts and proc-macros and the x86_64 gcc that links them.
+ */
+export const RUST_TOOLS_EXTRA_PACKAGES: readonly string[] = ['cargo', 'rustc'];
+
+/**
+ * The x86_64 tree of accelerated Cargo builds: the accelerated tools plus Rust. A tree of its own,
+ * so the accelerated and native-userland images (and the proofs that name them) keep their keys,
+ * and only ports that build with Cargo pay for downloading Rust.
+ */
+export function rustToolsRecipe(suite = DEFAULT_SUITE): ImageRecipe {
+  const tools = toolsRecipe(suite);
+  return { ...tools, packages: [...tools.packages, ...RUST_TOOLS_EXTRA_PACKAGES] };
+}
+
 /** A short stable hash of the inputs (the mirror is not one: any mirror serves the same suite). */
 export function imageKey(recipe: ImageRecipe): string {
   const canonical = JSON.stringify({
@@ -146,6 +163,21 @@ export function nativeUserlandLayerKey(rootfsKey: string, nativeToolsKey: string
     NATIVE_USERLAND_LAYER_VERSION,
   ];
   return `native-${sha256(inputs.join('\n')).slice(0, 16)}`;
+}
+
+/** Bumped when the Rust layer's script changes (only that layer is rebuilt). */
+export const RUST_LAYER_VERSION = 2;
+
+/** The Rust layer: the accelerated script and the Rust one, run over the rootfs with the Rust tools tree. */
+export function rustLayerKey(rootfsKey: string, rustToolsKey: string): string {
+  const inputs = [
+    rootfsKey,
+    rustToolsKey,
+    IMAGE_FORMAT_VERSION,
+    ACCELERATED_LAYER_VERSION,
+    RUST_LAYER_VERSION,
+  ];
+  return `rustaccel-${sha256(inputs.join('\n')).slice(0, 16)}`;
 }
 
 function sha256(text: string): string {

@@ -50,14 +50,16 @@ export function registerSandboxCommand(program: Command, ctx: CliContext): void 
     )
     .option('--suite <suite>', 'Debian suite of the rootfs', 'trixie')
     .option('--mirror <url>', "Debian mirror (default: the one in this machine's apt sources)")
+    .option('--rust', 'also the x86_64 Rust toolchain for accelerated Cargo builds (downloads Rust)')
     .option('--json', 'machine-readable result on stdout')
-    .action((options: CommonOptions & { mirror?: string }) =>
+    .action((options: CommonOptions & { mirror?: string; rust?: boolean }) =>
       guarded(ctx, async () => {
         const mode = parseMode(options.mode);
         const result = await setupSandbox({
           mode,
           suite: options.suite,
           mirror: options.mirror,
+          ...(options.rust ? { rust: true } : {}),
           signal: ctx.signal,
           onProgress: (line) => ctx.err(`${line}\n`),
         });
@@ -90,6 +92,7 @@ export function registerSandboxCommand(program: Command, ctx: CliContext): void 
     .option('--instance <id>', 'run in this kept instance instead of a new one')
     .option('--keep', 'keep the new instance (its id is printed on stderr)')
     .option('--network', 'allow network access')
+    .option('--rust', 'accelerated mode with the x86_64 cargo and rustc (the Rust layer)')
     .option('--cwd <dir>', 'working directory inside', '/build')
     .option('--timeout <seconds>', 'kill the command and its children after this long')
     .option('--json', 'machine-readable result on stdout (the output is captured, not streamed)')
@@ -100,6 +103,7 @@ export function registerSandboxCommand(program: Command, ctx: CliContext): void 
           instance?: string;
           keep?: boolean;
           network?: boolean;
+          rust?: boolean;
           cwd: string;
           timeout?: string;
         },
@@ -112,6 +116,7 @@ export function registerSandboxCommand(program: Command, ctx: CliContext): void 
                 mode: parseMode(options.mode),
                 suite: options.suite,
                 keep: options.keep,
+                ...(options.rust ? { rust: true } : {}),
               });
           if (options.keep && !options.instance) ctx.err(`rvport: instance ${box.id} kept\n`);
           try {

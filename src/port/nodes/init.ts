@@ -82,6 +82,9 @@ export const initNode = FunctionNode<PortState>({
             },
           )
         : null;
+      const rust = svc.chooseRust?.(analysis.buildSystem.type) ?? null;
+      if (rust) svc.progress({ type: 'note', message: `Rust: ${rust}` });
+      const modeReason = choice && rust ? `${choice.reason}; Rust: ${rust}` : choice?.reason;
       const debian = await debianStart(acquired, svc);
       return {
         context: {
@@ -92,7 +95,7 @@ export const initNode = FunctionNode<PortState>({
             tree,
             ...(acquired.kind === 'git' ? { url: acquired.origin } : {}),
           },
-          ...(choice ? { options: { ...state.options, mode: choice.mode, modeReason: choice.reason } } : {}),
+          ...(choice ? { options: { ...state.options, mode: choice.mode, modeReason } } : {}),
           scripted,
           findings,
           ...(fetchedDependencies ? { fetchedDependencies } : {}),

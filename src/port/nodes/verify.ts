@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import { decideVerdict } from '../../verify/decideVerdict.ts';
 import { type ElfFacts, inspectFileIn } from '../../verify/inspectFile.ts';
+import { cargoHostUnits } from '../cargoHostUnits.ts';
 import { findBuildOutputs } from '../findBuildOutputs.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { nothingToProve } from '../nothingToProve.ts';
@@ -36,7 +37,10 @@ export const verifyNode = FunctionNode<PortState>({
     ] as const) {
       // the build wrote these trees: read inside them only, and say why one was not walked
       const refused = (reason: string) => svc.progress({ type: 'note', message: `not verified: ${reason}` });
-      for (const rel of await findBuildOutputs(root, original, refused))
+      const outputs = await findBuildOutputs(root, original, refused);
+      // build scripts and proc-macros are not artifacts (x86_64 ones in accelerated mode)
+      const hostUnits = state.plan?.buildSystem === 'cargo' ? cargoHostUnits(outputs) : new Set<string>();
+      for (const rel of outputs.filter((o) => !hostUnits.has(o)))
         facts.push(await inspectFileIn(root, rel, `${prefix}${rel}`, builtAt));
     }
     const verdict = decideVerdict(

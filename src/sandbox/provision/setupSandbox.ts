@@ -17,6 +17,7 @@ import {
   imageKey,
   nativeToolsRecipe,
   rootfsRecipe,
+  rustToolsRecipe,
   toolsRecipe,
 } from '../imageRecipes.ts';
 import { type ImageRecord, imageTree } from '../imageStore.ts';
@@ -28,10 +29,12 @@ import { type SandboxPaths, sandboxPaths } from '../sandboxPaths.ts';
 import { readSubordinateIds } from '../userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../userns/treeOwner.ts';
 import { acceleratedLayerScript } from './acceleratedLayerScript.ts';
+import { compareRustToolchains, indexVersions, RUST_PAIRS, readAptIndexes } from './compareRustToolchains.ts';
 import { CROSS_SPECS_PATH, crossSpecs, GO_ENV_DEFAULTS } from './crossSpecs.ts';
 import { mmdebstrapArgs } from './mmdebstrapArgs.ts';
 import { provisionAccess } from './provisionAccess.ts';
 import { host, provisionImage, removeAbandonedTemps } from './provisionImage.ts';
+import { RUST_TARGET_LIBDIR, rustLayerScript } from './rustLayerScript.ts';
 import {
   NATIVE_PERL_SCRIPT_PACKAGES,
   PERL_PACKAGES,
@@ -56,6 +59,8 @@ export interface SetupOptions {
   signal?: AbortSignal;
   /** Skip the host preparation (tests that already checked it). */
   skipHostPreparation?: boolean;
+  /** Also the Rust tools tree and layer (accelerated Cargo builds); they download Rust. */
+  rust?: boolean;
 }
 
 export interface SetupResult extends SandboxImages {
@@ -146,7 +151,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     return { suite, rootfs, hostChecks, selfTest, durationMs: performance.now() - started };
   }
 
-  const toolsStep = (key: string, recipe: ImageRecipe) => ({
+  const toolsStep = (key: string, recipe: ImageRecipe, finish?: (tree: string) => Promise<void>) => ({
     key,
     kind: 'tools' as const,
     suite,
@@ -158,12 +163,70 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
       const specs = await access.chroot(tree, ['riscv64-linux-gnu-gcc-14', '-dumpspecs']);
       await access.writeFile(join(tree, CROSS_SPECS_PATH), crossSpecs(specs));
       await access.appendFile(join(tree, 'usr/lib/go/go.env'), GO_ENV_DEFAULTS);
+      await finish?.(tree);
       return { ...extra, toolchain: toolchainVersions(await readInstalledPackages(tree)) };
     },
   });
   const tools = await own(
     await provisionImage(paths, toolsStep(keys.tools, toolsRecipe(suite)), progress, access),
   );
+
+  // the x86_64 rustc's sysroot is the tools tree's /usr: its riscv64 std is the rootfs's, once a
+  // port has installed it (until then the link dangles and rustc says the target is missing)
+  const linkRustTarget = (tree: string) =>
+    access
+      .treeCommand(['ln', '-sfn', `/${RUST_TARGET_LIBDIR}`, join(tree, RUST_TARGET_LIBDIR)])
+      .then(() => {});
+  async function setupRust() {
+    const rustTools = await own(
+      await provisionImage(
+        paths,
+        toolsStep(keys.rustTools, rustToolsRecipe(suite), linkRustTarget),
+        progress,
+        access,
+      ),
+    );
+    const rust = await own(
+      await provisionImage(
+        paths,
+        {
+          key: keys.rust,
+          kind: 'accel',
+          suite,
+          architecture: 'riscv64',
+          tarball: false,
+          build: async (tree, temp) => {
+            await mkdir(tree);
+            const rootfsTree = imageTree(paths, keys.rootfs);
+            const toolsTree = imageTree(paths, keys.rustTools);
+            const installed = await readInstalledPackages(toolsTree);
+            const gcc = compareToolchains(await readInstalledPackages(rootfsTree), installed);
+            const rustc = compareRustToolchains(
+              indexVersions(await readAptIndexes(rootfsTree), RUST_PAIRS),
+              installed,
+            );
+            const base = {
+              derivedFrom: [keys.rootfs, keys.rustTools],
+              owner: { uid: ids.uid.start, gid: ids.gid.start },
+              toolchain: { check: [...gcc.details, ...rustc.details].join('; ') },
+            };
+            if (!gcc.match) return { ...base, refusedReason: gcc.reason };
+            if (!rustc.match) return { ...base, refusedReason: rustc.reason };
+            progress(`${keys.rust}: diverting the riscv64 toolchain and Rust to x86_64`);
+            const script = [acceleratedLayerScript(), rustLayerScript()].join('\n');
+            await buildLayer(paths, keys.rootfs, keys.rustTools, tree, temp, script, options.signal);
+            await expectDiversion(tree, '/usr/bin/riscv64-linux-gnu-gcc-14', 'Rust');
+            await expectDiversion(tree, '/usr/bin/rustc', 'Rust');
+            return base;
+          },
+        },
+        progress,
+        access,
+      ),
+    );
+    if (rust.refusedReason) throw modeRefused('accelerated', rust.refusedReason);
+    return { rustTools, rust };
+  }
 
   const accel = await own(
     await provisionImage(
@@ -205,9 +268,20 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     ),
   );
   if (accel.refusedReason) throw modeRefused('accelerated', accel.refusedReason);
+  const rustImages = options.rust ? await setupRust() : {};
   if (mode === 'accelerated') {
     const selfTest = await selfTestInstance(options.home, suite, mode);
-    return { suite, rootfs, tools, accel, hostChecks, selfTest, durationMs: performance.now() - started };
+    if (options.rust) await selfTestInstance(options.home, suite, mode, true);
+    return {
+      suite,
+      rootfs,
+      tools,
+      accel,
+      ...rustImages,
+      hostChecks,
+      selfTest,
+      durationMs: performance.now() - started,
+    };
   }
 
   const nativeTools = await own(
@@ -263,6 +337,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
   );
   if (native.refusedReason) throw modeRefused('native-userland', native.refusedReason);
   const selfTest = await selfTestInstance(options.home, suite, mode);
+  if (options.rust) await selfTestInstance(options.home, suite, 'accelerated', true);
   return {
     suite,
     rootfs,
@@ -270,6 +345,7 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     accel,
     nativeTools,
     native,
+    ...rustImages,
     hostChecks,
     selfTest,
     durationMs: performance.now() - started,
@@ -277,12 +353,18 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
 }
 
 /** Setup only succeeds if a fresh instance really runs riscv64 code (and, accelerated, the cross gcc). */
-async function selfTestInstance(home: string | undefined, suite: string, mode: SandboxMode): Promise<string> {
-  const box = await createSandbox({ home, suite, mode });
+async function selfTestInstance(
+  home: string | undefined,
+  suite: string,
+  mode: SandboxMode,
+  rust = false,
+): Promise<string> {
+  const box = await createSandbox({ home, suite, mode, rust });
   try {
     const probe = {
       emulated: 'uname -m',
-      accelerated: 'uname -m && gcc -dumpmachine && readlink -f /usr/bin/gcc',
+      // the Rust layer's gcc is the same; its cargo must be the x86_64 one
+      accelerated: `uname -m && gcc -dumpmachine && readlink -f /usr/bin/gcc${rust ? ' && readlink -f /usr/bin/cargo' : ''}`,
       'native-userland':
         'uname -m && gcc -dumpmachine && readlink -f /usr/bin/gcc && readlink -f /usr/bin/sed && sh /usr/share/misc/config.guess',
     }[mode];
@@ -292,6 +374,7 @@ async function selfTestInstance(home: string | undefined, suite: string, mode: S
       result.exitCode === 0 &&
       lines[0] === 'riscv64' &&
       (mode === 'emulated' || (lines[1] === 'riscv64-linux-gnu' && lines[2]?.startsWith('/native/'))) &&
+      (!rust || lines[3] === '/native/usr/bin/cargo') &&
       (mode !== 'native-userland' ||
         (lines[3]?.startsWith('/native/') && lines[4] === 'riscv64-unknown-linux-gnu'));
     if (!ok) {

@@ -1,0 +1,252 @@
+// Debian's Rust crates and Go packages with dependencies, ported offline (no LLM) in emulated and
+// accelerated mode. For a Cargo build the accelerated port uses the Rust layer (x86_64 cargo and
+// rustc, riscv64 target); its target artifacts are compared with the emulated port's, file by
+// file (the proof that the x86_64 build scripts and proc-macros changed nothing), and, in the kept
+// accelerated instance, the same crate is built once more for x86_64 with the same cargo and rustc
+// (the "native x86_64 cargo" figure: inside the sandbox, never on the host). Rows are appended to
+// OUT/results.jsonl as each package finishes; --record writes the Rust proofs
+// (src/port/rustProofs.json). Usage:
+//   nice -n 5 npx tsx bench/rust-go-debian.ts [--record] [--out DIR] [--no-native] [NAME…]
+//   npx tsx bench/rust-go-debian.ts --table OUT/results.jsonl
+// Needs root and `rvport sandbox setup --mode accelerated --rust`.
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { rvportHome } from '../src/config/rvportHome.ts';
+import { loadRustProofs, saveRustProofs } from '../src/port/chooseRustLayer.ts';
+import { compareRustTargets } from '../src/port/compareRustTargets.ts';
+import { runPort } from '../src/port/runPort.ts';
+import { listInstances } from '../src/sandbox/chroot/instanceStore.ts';
+import { openSandbox } from '../src/sandbox/createSandbox.ts';
+import { imageKeys } from '../src/sandbox/findImages.ts';
+import { DEFAULT_SUITE } from '../src/sandbox/imageRecipes.ts';
+import { RUST_HOST_LD_DIR, RUST_HOST_LINKER, RUST_TARGET } from '../src/sandbox/provision/rustLayerScript.ts';
+import type { SandboxMode } from '../src/sandbox/Sandbox.ts';
+import { sandboxPaths } from '../src/sandbox/sandboxPaths.ts';
+
+/** Chosen for a spread of Build-Depends on other crates / Go libraries (counts in BENCHMARKS.md). */
+export const RUST_PACKAGES = [
+  'debian:rust-alloc-stdlib',
+  'debian:rust-better-panic',
+  'debian:rust-aead',
+  'debian:rust-aes',
+  'debian:rust-anstream',
+  'debian:rust-auto-impl',
+  'debian:rust-async-task',
+  'debian:rust-bigdecimal',
+];
+export const GO_PACKAGES = [
+  'debian:golang-fsnotify',
+  'debian:golang-github-armon-go-socks5',
+  'debian:golang-blackfriday-v2',
+  'debian:golang-github-appc-cni',
+  'debian:golang-github-aquasecurity-table',
+  'debian:golang-code.rocketnine-tslocum-cview',
+  'debian:golang-github-alecthomas-chroma',
+  'debian:golang-ariga-atlas',
+];
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    record: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    table: { type: 'boolean', default: false },
+    'no-native': { type: 'boolean', default: false },
+  },
+});
+
+interface Run {
+  mode: SandboxMode;
+  result: string;
+  buildSystem: string;
+  rust?: string;
+  buildSeconds: number;
+  totalSeconds: number;
+  tests: string;
+  llmCalls: number;
+  instance?: string;
+  dir?: string;
+}
+
+interface Row {
+  source: string;
+  name: string;
+  runs: Run[];
+  proof?: { identical: boolean; files: number; differences: string[]; metadataDiffering: number };
+  nativeSeconds?: number;
+  nativeNote?: string;
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+async function port(source: string, mode: SandboxMode, out: string, home: string): Promise<Run> {
+  const paths = sandboxPaths(home);
+  const before = new Set((await listInstances(paths)).map((i) => i.id));
+  const result = await runPort(
+    {
+      source,
+      maxAttempts: 5,
+      force: true,
+      optimize: false,
+      package: false,
+      restart: true,
+      mode,
+      out: join(out, mode),
+      offline: true,
+      costCapUsd: 0,
+      keepSandbox: true,
+      env: { ...process.env, RVPORT_HOME: home },
+    },
+    { signal: new AbortController().signal, progress: () => {} },
+  );
+  const state = result.state;
+  const kept = (await listInstances(paths)).find(
+    (i) => !before.has(i.id) && i.ownerPid === process.pid && i.mode === mode,
+  );
+  const tests = state?.tests;
+  return {
+    mode,
+    result: result.kind,
+    buildSystem: state?.plan?.buildSystem ?? '-',
+    ...(state?.options.modeReason?.includes('Rust: ')
+      ? { rust: state.options.modeReason.split('Rust: ')[1] }
+      : {}),
+    buildSeconds: round((state?.timings.build ?? 0) / 1000),
+    totalSeconds: round((state?.timings.total ?? 0) / 1000),
+    tests: !tests ? 'not run' : tests.ran ? `${tests.passed} passed, ${tests.failed} failed` : tests.summary,
+    llmCalls: state?.llm.calls ?? -1,
+    ...(kept ? { instance: kept.id } : {}),
+    ...(state?.plan ? { dir: state.plan.dir } : {}),
+  };
+}
+
+/** The same crate for x86_64 with the same x86_64 cargo and rustc, in the kept accelerated instance. */
+async function nativeCargo(run: Run): Promise<{ seconds?: number; note: string }> {
+  if (!run.instance) return { note: 'no kept instance' };
+  const box = await openSandbox(run.instance);
+  const dir = `/build/src/${run.dir && run.dir !== '.' ? run.dir : ''}`;
+  const result = await box.run(
+    [
+      '/bin/sh',
+      '-c',
+      'start=$(date +%s%N); cargo build --release --offline --target x86_64-unknown-linux-gnu >/tmp/native.log 2>&1; rc=$?; end=$(date +%s%N); echo "$rc $(( (end - start) / 1000000 ))"; tail -3 /tmp/native.log',
+    ],
+    {
+      cwd: dir,
+      env: {
+        CARGO_TARGET_DIR: '/tmp/native-target',
+        CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER: RUST_HOST_LINKER,
+        RUSTFLAGS: `-C link-arg=-B${RUST_HOST_LD_DIR}/`,
+      },
+      timeoutMs: 60 * 60_000,
+    },
+  );
+  const [rc, ms] = result.stdout.trim().split('\n')[0]?.split(' ') ?? [];
+  if (rc !== '0')
+    return { note: `x86_64 build failed: ${result.stdout.trim().split('\n').slice(1).join(' ')}` };
+  return { seconds: round(Number(ms) / 1000), note: 'x86_64 cargo and rustc in the accelerated instance' };
+}
+
+function row(r: Row): string {
+  const of = (mode: SandboxMode) => r.runs.find((x) => x.mode === mode);
+  const cell = (mode: SandboxMode) => {
+    const x = of(mode);
+    return x ? `${x.result}, ${x.buildSeconds} s, tests ${x.tests}, ${x.llmCalls} LLM calls` : '-';
+  };
+  const proof = !r.proof
+    ? '-'
+    : r.proof.identical
+      ? `identical (${r.proof.files} files; crate metadata differs in ${r.proof.metadataDiffering})`
+      : `differs (${r.proof.files} files): ${(r.proof.differences[0] ?? '').replace(/\|/g, '\\|')}`;
+  const native = r.nativeSeconds !== undefined ? `${r.nativeSeconds} s` : (r.nativeNote ?? '-');
+  return `| ${r.name} | ${of('accelerated')?.buildSystem ?? of('emulated')?.buildSystem ?? '-'} | ${cell('emulated')} | ${cell('accelerated')} | ${native} | ${proof} |`;
+}
+
+function table(rows: readonly Row[]): string {
+  return [
+    '| package | build | emulated | accelerated | native x86_64 cargo | accelerated vs emulated artifacts |',
+    '|---|---|---|---|---|---|',
+    ...rows.map(row),
+  ].join('\n');
+}
+
+if (values.table) {
+  const rows = positionals.flatMap((f) =>
+    readFileSync(f, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Row),
+  );
+  console.log(table(rows));
+} else {
+  const home = rvportHome();
+  const out = values.out ?? mkdtempSync(join(tmpdir(), 'rvport-rust-go-'));
+  mkdirSync(out, { recursive: true });
+  const results = join(out, 'results.jsonl');
+  const done = new Set(
+    existsSync(results)
+      ? readFileSync(results, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => (JSON.parse(l) as Row).source)
+      : [],
+  );
+  const paths = sandboxPaths(home);
+  const rustLayer = imageKeys(DEFAULT_SUITE).rust;
+  const sources = positionals.length > 0 ? positionals : [...RUST_PACKAGES, ...GO_PACKAGES];
+  for (const source of sources) {
+    if (done.has(source)) continue;
+    const runs: Run[] = [];
+    for (const mode of ['emulated', 'accelerated'] as const) {
+      const run = await port(source, mode, out, home);
+      runs.push(run);
+      console.error(`${source} ${mode}: ${run.result}, build ${run.buildSeconds} s, tests ${run.tests}`);
+    }
+    const r: Row = { source, name: source.replace(/^debian:/, ''), runs };
+    const [emulated, accelerated] = runs;
+    if (accelerated?.buildSystem === 'cargo' && emulated?.instance && accelerated.instance) {
+      const at = (id: string) =>
+        join(paths.instance(id), 'build', 'src', accelerated.dir ?? '.', 'target', RUST_TARGET);
+      if (existsSync(at(emulated.instance)) && existsSync(at(accelerated.instance))) {
+        const c = compareRustTargets(at(emulated.instance), at(accelerated.instance));
+        r.proof = {
+          identical: c.identical,
+          files: c.files,
+          differences: c.differences.slice(0, 20),
+          metadataDiffering: c.metadataDiffering.length,
+        };
+        if (values.record && accelerated.rust?.startsWith('x86_64')) {
+          const table = loadRustProofs();
+          table.command = 'bench/rust-go-debian.ts --record';
+          table.proofs[r.name] = {
+            identical: c.identical,
+            layer: rustLayer,
+            files: c.files,
+            differences: r.proof.differences,
+            checkedAt: new Date().toISOString(),
+          };
+          await saveRustProofs(table);
+        }
+      }
+      if (!values['no-native'] && accelerated.rust?.startsWith('x86_64')) {
+        const native = await nativeCargo(accelerated);
+        if (native.seconds !== undefined) r.nativeSeconds = native.seconds;
+        r.nativeNote = native.note;
+      }
+    }
+    for (const run of runs) if (run.instance) await (await openSandbox(run.instance)).destroy();
+    appendFileSync(results, `${JSON.stringify(r)}\n`);
+    console.log(row(r));
+  }
+  console.log(
+    `\n${table(
+      readFileSync(results, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Row),
+    )}`,
+  );
+  console.error(`results: ${results}`);
+}
