@@ -6,6 +6,7 @@ import { findImages } from './findImages.ts';
 import { DEFAULT_SUITE } from './imageRecipes.ts';
 import type { ImageRecord } from './imageStore.ts';
 import { limitsFromEnvironment, type SandboxLimitOverrides } from './limits/SandboxLimits.ts';
+import { ensureEvidenceLayer } from './proof/evidenceLayer.ts';
 import type { SandboxMode } from './Sandbox.ts';
 import { sandboxPaths } from './sandboxPaths.ts';
 import { readSubordinateIds } from './userns/subordinateIds.ts';
@@ -22,6 +23,11 @@ export interface CreateSandboxOptions {
   env?: Record<string, string>;
   /** Limits other than the defaults. */
   limits?: SandboxLimitOverrides;
+  /**
+   * Native-userland mode only: stack the evidence layer (proof/evidenceLayer.ts) above the native
+   * one, so every swapped program's invocation is recorded and checked against its riscv64 original.
+   */
+  evidence?: { samplePerMille?: number };
 }
 
 /**
@@ -72,9 +78,13 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     throw new SandboxError('image-missing', `the ${name} images for ${suite} are not provisioned`, setupHint);
   }
   await adopt([images.rootfs, layer, tools]);
+  const evidence =
+    mode === 'native-userland' && options.evidence
+      ? await ensureEvidenceLayer(paths, layer, ids, options.evidence.samplePerMille)
+      : undefined;
   return createInstance(paths, {
     mode,
-    lowerKeys: [layer.key, images.rootfs.key],
+    lowerKeys: [...(evidence ? [evidence.key] : []), layer.key, images.rootfs.key],
     ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
     toolsKey: tools.key,
     ...(options.env ? { env: options.env } : {}),

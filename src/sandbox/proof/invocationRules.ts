@@ -105,7 +105,7 @@ export const PROGRAM_RULES: Readonly<Record<string, ProgramRule>> = {
     filter: true,
     // in-place editing, script files, and the w, W and e commands (s///w too) write or run things
     unsafe:
-      '^-[a-zA-Z]*[if]|^--(in-place|file)|(^|[;{}[:space:]])[wWe]([[:space:]]|$)|/[gpIiMm0-9]*[we][[:space:]]',
+      '^-[a-zA-Z]*[if]|^--(in-place|file)|(^|[;{}[:space:]0-9$/])[wWe]([[:space:]]|$)|/[gpIiMm0-9]*[we][[:space:]]',
   },
   awk: AWK,
   mawk: AWK,
@@ -126,13 +126,18 @@ export interface Classification {
   replayable: boolean;
 }
 
+/** The recorder's POSIX ERE in JavaScript's syntax (the rules use only the common subset). */
+function jsRegExp(ere: string): RegExp {
+  return new RegExp(ere.replaceAll('[:space:]', '\\s'));
+}
+
 /** A broken pattern counts as a hit, as it does in the recorder. */
 function anyArgMatches(ere: string | undefined, args: readonly string[]): boolean {
   if (ere === undefined) return false;
   if (ere === '*') return true;
   let re: RegExp;
   try {
-    re = new RegExp(ere.replaceAll('[[:space:]]', '\\s'));
+    re = jsRegExp(ere);
   } catch {
     return true;
   }
@@ -143,7 +148,7 @@ function unsafeArgs(rule: string | undefined, args: readonly string[]): boolean 
   if (rule === undefined) return false;
   if (!rule.startsWith('!')) return anyArgMatches(rule, args);
   if (args.length === 0) return true;
-  const re = new RegExp(rule.slice(1));
+  const re = jsRegExp(rule.slice(1));
   return !args.every((a) => re.test(a));
 }
 

@@ -1,0 +1,63 @@
+/** One line of the recorder's log. */
+export interface LoggedInvocation {
+  class: 'machine' | 'sample' | 'plain';
+  /**
+   * `exec` (run once), `same` / `differ:status|stdout|stderr` (run under both programs),
+   * `unreplayable` (machine-dependent but not safe to repeat), `skip:<why>`.
+   */
+  outcome: string;
+  program: string;
+  cwd: string;
+  args: string[];
+}
+
+/** Undoes the recorder's escaping (`\\`, `\xHH`). */
+function unescapeField(field: string): string {
+  if (!field.includes('\\')) return field;
+  const bytes: number[] = [];
+  for (let i = 0; i < field.length; i++) {
+    const c = field.charCodeAt(i);
+    if (c === 0x5c && field[i + 1] === '\\') {
+      bytes.push(0x5c);
+      i++;
+    } else if (c === 0x5c && field[i + 1] === 'x' && /^[0-9a-f]{2}$/.test(field.slice(i + 2, i + 4))) {
+      bytes.push(Number.parseInt(field.slice(i + 2, i + 4), 16));
+      i += 3;
+    } else bytes.push(c & 0xff);
+  }
+  return Buffer.from(bytes).toString('latin1');
+}
+
+/**
+ * The recorder's log, one invocation a line (`V1`, class, outcome, status, program, cwd, args…).
+ * The log is written inside the sandbox, so it is read as untrusted text: a line that is not in
+ * the format counts as `malformed` and the evidence is refused when there is any.
+ */
+export function readInvocationLog(text: string): { invocations: LoggedInvocation[]; malformed: number } {
+  const invocations: LoggedInvocation[] = [];
+  let malformed = 0;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const fields = line.split('\t');
+    const [version, cls, outcome, , program, cwd] = fields;
+    if (
+      version !== 'V1' ||
+      (cls !== 'machine' && cls !== 'sample' && cls !== 'plain') ||
+      !outcome ||
+      !/^(exec|same|unreplayable|differ:\w+|skip:[\w-]+)$/.test(outcome) ||
+      !program ||
+      cwd === undefined
+    ) {
+      malformed++;
+      continue;
+    }
+    invocations.push({
+      class: cls,
+      outcome,
+      program: unescapeField(program),
+      cwd: unescapeField(cwd),
+      args: fields.slice(6).map(unescapeField),
+    });
+  }
+  return { invocations, malformed };
+}
