@@ -1,6 +1,7 @@
 import type { ContentsLookup } from '../analysis/dependencies/ContentsIndex.ts';
 import type { RecoveryHeuristic } from '../heuristics/RecoveryHeuristic.ts';
 import type { LlmClient } from '../llm/index.ts';
+import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
 import type { Sandbox } from '../sandbox/Sandbox.ts';
 import type { ModeChoice } from './chooseSandboxMode.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
@@ -44,7 +45,12 @@ export interface PortServices {
    * and points the sandbox provider at it; init calls it before any sandbox is made. Absent: the
    * mode of the options stands.
    */
-  chooseMode?(sourceTree: string): ModeChoice;
+  chooseMode?(sourceTree: string, buildSystem?: string): ModeChoice;
+  /**
+   * A native-userland build on per-build evidence: the evidence of the finished build in
+   * `sandbox` (finish calls it before the cache entry is written; a refused build gets none).
+   */
+  collectModeEvidence?(sandbox: Sandbox): Promise<UserlandEvidence | undefined>;
   /**
    * The package names apt in the sandbox can install (the rootfs image's package lists), loaded
    * once; null when unknown. Absent: LLM-proposed package names are checked by form only.

@@ -1,4 +1,5 @@
 import type { Finding } from '../analysis/hazards/HazardRule.ts';
+import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
 
@@ -24,6 +25,8 @@ export interface PortOptions {
   mode: SandboxMode;
   /** Why this mode built the package (chooseSandboxMode). */
   modeReason?: string;
+  /** What native-userland mode stood on: the proof table or the build's own evidence. */
+  modeEvidence?: 'proof-table' | 'per-build';
   optimize: boolean;
   force: boolean;
 }
@@ -214,6 +217,11 @@ export interface PortState {
   options: PortOptions;
   /** The scripted analysis (build systems, dependencies, findings), as produced by init. */
   scripted?: unknown;
+  /**
+   * A build in native-userland mode on its own evidence: what it showed (accepted or not). On a
+   * port redone in accelerated mode, the evidence that sent it there.
+   */
+  userlandEvidence?: UserlandEvidence;
   packageAnalysis: PackageAnalysis | null;
   plan: BuildPlan | null;
   /** A verified cache entry to build from (with --optimize). */

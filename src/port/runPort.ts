@@ -17,6 +17,9 @@ import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
 import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
 import { createSandbox } from '../sandbox/createSandbox.ts';
 import { findImages, imageKeys } from '../sandbox/findImages.ts';
+import { collectUserlandEvidence } from '../sandbox/proof/collectUserlandEvidence.ts';
+import { DEFAULT_SAMPLE_PER_MILLE } from '../sandbox/proof/evidenceLayer.ts';
+import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
 import { loadUserlandProofs, type UserlandProofTable } from '../sandbox/proof/userlandProofs.ts';
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
 import type { SandboxMode } from '../sandbox/Sandbox.ts';
@@ -59,6 +62,14 @@ export interface PortRequest {
   proofs?: UserlandProofTable;
   /** Added to every sandbox command's environment (proof runs pin SOURCE_DATE_EPOCH). */
   sandboxEnv?: Record<string, string>;
+  /**
+   * `auto` without a proof: whether an autotools or plain-Make build may take native-userland
+   * mode on its own evidence (default true), and the share of other invocations it checks.
+   */
+  perBuildEvidence?: boolean;
+  evidenceSamplePerMille?: number;
+  /** Set on the accelerated port that redoes a native-userland build its evidence refused. */
+  redoOf?: { reason: string; evidence?: UserlandEvidence };
 }
 
 export type PortResultKind = 'verified' | 'not_verified' | 'escalated' | 'interrupted' | 'package_failed';
@@ -128,6 +139,9 @@ export async function runPort(
   if (!request.optimize && cached) return cacheHitResult(cached, outDir, spec.name, request.package);
 
   const images = await findImages(home, suite);
+  const nativeReady = Boolean(
+    images.native && images.nativeTools && images.rootfs && !images.native.refusedReason,
+  );
   const ready = {
     emulated: images.rootfs,
     accelerated: images.accel && images.tools && images.rootfs,
@@ -193,12 +207,15 @@ export async function runPort(
       message: `sandbox mode ${startMode}: ${resumedOptions.modeReason ?? 'the mode the port started in'}`,
     });
   }
+  const samplePerMille = request.evidenceSamplePerMille ?? DEFAULT_SAMPLE_PER_MILLE;
+  let perBuild = resumedOptions?.modeEvidence === 'per-build';
   const sandbox = sandboxProvider({
     home,
     suite,
     mode: startMode,
     keep: request.keepSandbox,
     imageId: imageOf(startMode),
+    ...(perBuild ? { evidence: { samplePerMille } } : {}),
     ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
   });
   const services: PortServices = {
@@ -220,11 +237,19 @@ export async function runPort(
     installable: once(() =>
       loadInstallablePackages(imageAptLists(sandboxPaths(home).image(keys.rootfs))).catch(() => null),
     ),
-    chooseMode: (sourceTree) => {
-      const final = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree);
-      sandbox.useMode(final.mode, imageOf(final.mode));
+    chooseMode: (sourceTree, buildSystem) => {
+      if (request.redoOf) return { mode: 'accelerated', reason: redoReason(request.redoOf.reason) };
+      const final = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree, {
+        available: request.perBuildEvidence !== false && nativeReady,
+        ...(buildSystem ? { buildSystem } : {}),
+        samplePerMille,
+      });
+      perBuild = final.evidence === 'per-build';
+      sandbox.useMode(final.mode, imageOf(final.mode), perBuild ? { samplePerMille } : undefined);
       return final;
     },
+    collectModeEvidence: async (box) =>
+      perBuild ? collectUserlandEvidence(box as ChrootSandbox, { home }) : undefined,
   };
   const initial = createPortState(
     { spec: spec.raw, name: spec.name },
@@ -232,8 +257,8 @@ export async function runPort(
       maxAttempts: request.maxAttempts,
       costCapUsd: llm.costCapUsd,
       offline: request.offline,
-      mode,
-      modeReason: choice.reason,
+      mode: request.redoOf ? 'accelerated' : mode,
+      modeReason: request.redoOf ? redoReason(request.redoOf.reason) : choice.reason,
       optimize: request.optimize,
       force: request.force,
     },
@@ -267,6 +292,21 @@ export async function runPort(
     // An engine-level failure (a crashed node, the step limit) is an escalation for the user.
     state.buildStatus = 'ESCALATED';
     state.escalationReason ??= `rvport failed in node ${result.state.currentNode}: ${result.error?.message ?? result.state.error?.message}`;
+  }
+  if (request.redoOf?.evidence) state.userlandEvidence = request.redoOf.evidence;
+  const refused = perBuild && result.outcome !== 'interrupted' ? refusalOf(state) : undefined;
+  if (refused) {
+    io.progress({ type: 'note', message: `${redoReason(refused)}` });
+    return runPort(
+      {
+        ...request,
+        mode: 'accelerated',
+        restart: true,
+        force: true,
+        redoOf: { reason: refused, ...(state.userlandEvidence ? { evidence: state.userlandEvidence } : {}) },
+      },
+      io,
+    );
   }
   const files = await writePortOutputs(state, outDir, { package: request.package });
   const resumed = result.resumed;
@@ -381,20 +421,25 @@ function sandboxProvider(options: {
   keep: boolean;
   imageId: string;
   env?: Record<string, string>;
-}): SandboxProvider & { useMode(mode: SandboxMode, imageId: string): void } {
+  evidence?: { samplePerMille: number };
+}): SandboxProvider & {
+  useMode(mode: SandboxMode, imageId: string, evidence?: { samplePerMille: number }): void;
+} {
   let instance: Promise<ChrootSandbox> | null = null;
   let mode = options.mode;
   let imageId = options.imageId;
+  let evidence = options.evidence;
   return {
     get imageId() {
       return imageId;
     },
     suite: options.suite,
-    useMode(next, nextImageId) {
-      if (next === mode) return;
+    useMode(next, nextImageId, nextEvidence) {
+      if (next === mode && Boolean(nextEvidence) === Boolean(evidence)) return;
       if (instance) throw new Error(`the sandbox instance is already running in ${mode} mode`);
       mode = next;
       imageId = nextImageId;
+      evidence = nextEvidence;
     },
     get: () => {
       instance ??= createSandbox({
@@ -403,6 +448,7 @@ function sandboxProvider(options: {
         mode,
         keep: options.keep,
         ...(options.env ? { env: options.env } : {}),
+        ...(evidence ? { evidence } : {}),
       });
       return instance;
     },
@@ -448,4 +494,20 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
     loaded ??= load();
     return loaded;
   };
+}
+
+/** Why a native-userland build on its own evidence is redone, or undefined when it stands. */
+function refusalOf(state: PortState): string | undefined {
+  const evidence = state.userlandEvidence;
+  if (evidence && !evidence.accepted) return evidence.reason;
+  if (state.verification?.verdict !== 'verified') {
+    // a failure may be the fast userland's: only accelerated mode can say it is the package's
+    return `the port ended ${state.buildStatus === 'ESCALATED' || state.buildStatus === 'FAILED' ? 'escalated' : 'without a verified build'} in native-userland mode`;
+  }
+  if (!evidence) return 'the build left no evidence';
+  return undefined;
+}
+
+function redoReason(reason: string): string {
+  return `native-userland mode on the build's own evidence was refused (${reason}); redone in accelerated mode`;
 }

@@ -50,14 +50,15 @@ export const initNode = FunctionNode<PortState>({
         log: (line) => svc.progress({ type: 'note', message: line }),
       });
       const tree = await headTree(acquired.gitDir, { signal: ctx.signal });
-      const choice = svc.chooseMode?.(tree);
-      if (choice) svc.progress({ type: 'note', message: `sandbox mode ${choice.mode}: ${choice.reason}` });
       const contents = await svc.contents();
       const analysis = analyzeTree(acquired.dir, {
         name: acquired.name,
         contents,
         contentsUnavailableReason: contents ? null : 'the Debian Contents index could not be loaded',
       });
+      // after the analysis: whether a build may stand on its own evidence depends on its build system
+      const choice = svc.chooseMode?.(tree, analysis.buildSystem?.type);
+      if (choice) svc.progress({ type: 'note', message: `sandbox mode ${choice.mode}: ${choice.reason}` });
       const { findings, ...scripted } = analysis;
       const debian = await debianStart(acquired, svc);
       return {
@@ -69,7 +70,16 @@ export const initNode = FunctionNode<PortState>({
             tree,
             ...(acquired.kind === 'git' ? { url: acquired.origin } : {}),
           },
-          ...(choice ? { options: { ...state.options, mode: choice.mode, modeReason: choice.reason } } : {}),
+          ...(choice
+            ? {
+                options: {
+                  ...state.options,
+                  mode: choice.mode,
+                  modeReason: choice.reason,
+                  ...(choice.evidence ? { modeEvidence: choice.evidence } : {}),
+                },
+              }
+            : {}),
           scripted,
           findings,
           ...debian,
