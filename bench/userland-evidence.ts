@@ -8,7 +8,7 @@
 // Usage: nice -n 5 npx tsx bench/userland-evidence.ts [--samples 0,20] [--jobs 2] DIR…
 // Needs root and the provisioned accelerated and native-userland images.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,10 +32,12 @@ interface Timing {
 
 const seconds = (start: number) => Math.round((Date.now() - start) / 100) / 10;
 
-function hostBuild(dir: string): Timing {
+function hostBuild(dir: string): Timing | undefined {
   const copy = mkdtempSync(join(tmpdir(), 'rvport-ev-host-'));
   try {
-    cpSync(dir, join(copy, 'src'), { recursive: true, filter: (p) => !p.endsWith('/.git') });
+    // cp -a: the times must survive, or make would want to run automake again
+    execFileSync('cp', ['-a', '--', dir, join(copy, 'src')]);
+    rmSync(join(copy, 'src', '.git'), { recursive: true, force: true });
     const env = { ...process.env, SOURCE_DATE_EPOCH: EPOCH };
     let t = Date.now();
     execFileSync('sh', ['-c', './configure >/dev/null'], { cwd: join(copy, 'src'), env, stdio: 'pipe' });
@@ -47,6 +49,8 @@ function hostBuild(dir: string): Timing {
       stdio: 'pipe',
     });
     return { configure, make: seconds(t) };
+  } catch {
+    return undefined;
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
