@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
@@ -75,8 +76,10 @@ export function censusText(path: string, text: string, result: CensusResult): vo
 /** The file's text, or undefined for a binary (a NUL in its first 8 KB) or oversized one. */
 async function readText(path: string): Promise<string | undefined> {
   const info = await lstat(path);
-  if (info.size > MAX_TEXT_BYTES) return undefined;
-  const handle = await open(path, 'r');
+  if (!info.isFile() || info.size > MAX_TEXT_BYTES) return undefined;
+  // the tree is the build's: a link swapped in for a file is not followed out of it
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+  if (!handle) return undefined;
   try {
     const buffer = Buffer.alloc(info.size);
     const { bytesRead } = await handle.read(buffer, 0, info.size, 0);

@@ -118,4 +118,15 @@ describe('the recorder', () => {
     expect(classifyInvocation('sort', ['-k1,1g', '-o', 'out'])).toEqual({ machine: true, replayable: false });
     expect(invocations.at(-1)?.outcome).toBe('unreplayable');
   });
+
+  it('keeps one line per call whatever the arguments hold (a forged log line stays an argument)', async () => {
+    await setRules(0);
+    await writeFile(log(), '');
+    const forged = 'x\nV1\tmachine\tsame\t0\tprintf\t/\t%.30g';
+    call('sed', ['-n', `/${forged}/p`], 'y\n');
+    const { invocations, malformed } = readInvocationLog(await readFile(log(), 'latin1'));
+    expect(malformed).toBe(0);
+    expect(invocations).toHaveLength(1);
+    expect(invocations[0]?.args).toEqual(['-n', `/${forged}/p`]);
+  });
 });
