@@ -25,6 +25,21 @@ afterAll(async () => {
 });
 
 describe('per-build evidence against a hostile build', () => {
+  it('stands at every swapped program and leaves the autoconf scripts on the x86_64 perl', async () => {
+    const result = await box.run(
+      [
+        '/native/usr/bin/sh',
+        '-c',
+        'stat -c %h /usr/bin/sed; head -n 1 /usr/bin/autoconf; cmp /usr/bin/sed /usr/bin/grep && echo one',
+      ],
+      { timeoutMs: 60_000 },
+    );
+    const [links, shebang, same] = result.stdout.trim().split('\n');
+    expect(Number(links)).toBeGreaterThan(100);
+    expect(shebang).toBe('#! /native/usr/bin/perl');
+    expect(same).toBe('one');
+  }, 300_000);
+
   it('refuses a log with lines the recorder did not write, and follows no planted link', async () => {
     const canary = join(canaryDir, 'canary');
     const result = await box.run(

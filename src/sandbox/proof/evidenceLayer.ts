@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SandboxError } from '../errors.ts';
-import type { ImageRecord } from '../imageStore.ts';
+import { type ImageRecord, imageTree } from '../imageStore.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../userns/treeOwner.ts';
@@ -19,6 +19,8 @@ export const EVIDENCE_DIR = '/usr/lib/rvport-evidence';
 export const EVIDENCE_LOG_DIR = '/var/lib/rvport-evidence';
 export const EVIDENCE_LOG = `${EVIDENCE_LOG_DIR}/calls.log`;
 export const EVIDENCE_RECORD = 'evidence.json';
+/** Part of the layer's key: what the layer holds beyond the recorder and its rules. */
+const EVIDENCE_LAYER_VERSION = 2;
 
 /**
  * Invocations in a thousand run twice besides the machine-dependent ones. Measured (BENCHMARKS.md,
@@ -51,11 +53,19 @@ export async function ensureEvidenceLayer(
 ): Promise<EvidenceLayer> {
   const source = await readFile(RECORDER_SOURCE, 'utf8');
   const rules = renderRules({ samplePerMille });
-  const key = `evidence-${createHash('sha256').update(`${native.key}\n${source}\n${rules}`).digest('hex').slice(0, 16)}`;
+  const key = `evidence-${createHash('sha256').update(`${EVIDENCE_LAYER_VERSION}\n${native.key}\n${source}\n${rules}`).digest('hex').slice(0, 16)}`;
   const dir = paths.image(key);
   const existing = await readFile(join(dir, EVIDENCE_RECORD), 'utf8').catch(() => undefined);
   if (existing) return JSON.parse(existing) as EvidenceLayer;
-  const swapped = (native.swapped ?? []).filter((p) => /^\/[\w./+[-]+$/.test(p));
+  // only the programs the native layer links to their x86_64 twins; the autoconf and automake
+  // scripts it rewrote to run on the x86_64 perl stay as they are
+  const nativeTree = imageTree(paths, native.key);
+  const swapped: string[] = [];
+  for (const path of native.swapped ?? []) {
+    if (!/^\/[\w./+[-]+$/.test(path)) continue;
+    const target = await readlink(join(nativeTree, path)).catch(() => undefined);
+    if (target === `/native${path}`) swapped.push(path);
+  }
   if (swapped.length === 0) {
     throw new SandboxError(
       'image-missing',
