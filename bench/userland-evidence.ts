@@ -83,7 +83,9 @@ for (const dir of positionals) {
   const name = basename(dir);
   const host = hostBuild(dir);
   rows.push(
-    `| ${name} | host x86_64 | ${host.configure} | ${host.make} | ${host.configure + host.make} | - | - |`,
+    host
+      ? `| ${name} | host x86_64 | ${host.configure} | ${host.make} | ${Math.round((host.configure + host.make) * 10) / 10} | - | - |`
+      : `| ${name} | host x86_64 | failed | | | - | - |`,
   );
   const accelerated = await createSandbox({ mode: 'accelerated' });
   const boxes: ChrootSandbox[] = [accelerated];
