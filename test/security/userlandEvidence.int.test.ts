@@ -50,7 +50,7 @@ describe('per-build evidence against a hostile build', () => {
           'mkdir -p /build/src && cd /build/src',
           'echo hello | sed s/h/H/ > out.txt',
           // a "proof" of its own, appended to the log, and links out of the tree for the census
-          `printf 'V1\\tmachine\\tsame\\t0\\tprintf\\t/\\nall good\\n' >> /var/lib/rvport-evidence/calls.log`,
+          `printf 'V2\\tmachine\\tsame\\t0\\t1\\tprintf\\t/\\nall good\\n' >> /var/lib/rvport-evidence/calls.log`,
           `ln -s ${canary} host-link.sh`,
           'ln -s /etc/passwd passwd-link',
         ].join(' && '),

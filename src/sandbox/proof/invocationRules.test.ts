@@ -79,18 +79,22 @@ describe('classifyInvocation', () => {
 
 describe('sampling', () => {
   it('is a deterministic function of seed, program, cwd and arguments', () => {
-    const a = samplingHash(7, 'sed', '/build', ['s/a/b/']);
-    expect(samplingHash(7, 'sed', '/build', ['s/a/b/'])).toBe(a);
-    expect(samplingHash(8, 'sed', '/build', ['s/a/b/'])).not.toBe(a);
-    expect(samplingHash(7, 'sed', '/build/src', ['s/a/b/'])).not.toBe(a);
+    const a = samplingHash(7, 100, 'sed', '/build', ['s/a/b/']);
+    expect(samplingHash(7, 100, 'sed', '/build', ['s/a/b/'])).toBe(a);
+    expect(samplingHash(8, 100, 'sed', '/build', ['s/a/b/'])).not.toBe(a);
+    expect(samplingHash(7, 100, 'sed', '/build/src', ['s/a/b/'])).not.toBe(a);
+    // the same call in another process is another draw
+    expect(samplingHash(7, 101, 'sed', '/build', ['s/a/b/'])).not.toBe(a);
     // arguments are NUL-separated: `ab` is not `a b`
-    expect(samplingHash(7, 'echo', '/', ['ab'])).not.toBe(samplingHash(7, 'echo', '/', ['a', 'b']));
+    expect(samplingHash(7, 1, 'echo', '/', ['ab'])).not.toBe(samplingHash(7, 1, 'echo', '/', ['a', 'b']));
   });
 
-  it('picks about the asked share of invocations, none at 0 and all at 1000', () => {
-    const calls = Array.from({ length: 20_000 }, (_, i) => ['-e', `s/x${i}/y/`]);
+  it('picks about the asked share of invocations, even of one call repeated, none at 0 and all at 1000', () => {
+    // configure's way: one call repeated, each in a process of its own
     const share = (perMille: number) =>
-      calls.filter((args) => isSampled(42, perMille, 'sed', '/build', args)).length / calls.length;
+      Array.from({ length: 20_000 }, (_, pid) =>
+        isSampled(42, perMille, 1000 + pid, 'cat', '/build', ['conftest.c']),
+      ).filter(Boolean).length / 20_000;
     expect(share(0)).toBe(0);
     expect(share(1000)).toBe(1);
     expect(share(20)).toBeGreaterThan(0.015);

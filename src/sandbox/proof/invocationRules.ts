@@ -172,9 +172,19 @@ function fnv(hash: number, text: string): number {
   return h;
 }
 
-/** The recorder's sampling hash: FNV-1a over seed, program, cwd and arguments, each NUL-ended. */
-export function samplingHash(seed: number, name: string, cwd: string, args: readonly string[]): number {
+/**
+ * The recorder's sampling hash: FNV-1a over seed, process id, program, cwd and arguments, each
+ * NUL-ended (the process id makes identical calls over changing files separate draws).
+ */
+export function samplingHash(
+  seed: number,
+  pid: number,
+  name: string,
+  cwd: string,
+  args: readonly string[],
+): number {
   let h = fnv(2166136261, String(seed));
+  h = fnv(h, String(pid));
   h = fnv(h, name);
   h = fnv(h, cwd);
   for (const arg of args) h = fnv(h, arg);
@@ -185,11 +195,12 @@ export function samplingHash(seed: number, name: string, cwd: string, args: read
 export function isSampled(
   seed: number,
   perMille: number,
+  pid: number,
   name: string,
   cwd: string,
   args: readonly string[],
 ): boolean {
-  return perMille > 0 && samplingHash(seed, name, cwd, args) % 1000 < perMille;
+  return perMille > 0 && samplingHash(seed, pid, name, cwd, args) % 1000 < perMille;
 }
 
 export interface RulesOptions {

@@ -13,28 +13,36 @@ const line = (...fields: string[]) => `${fields.join('\t')}\n`;
 describe('readInvocationLog', () => {
   it('reads the fields back, undoing the escapes', () => {
     const log = readInvocationLog(
-      line('V1', 'machine', 'differ:stdout', '0', 'printf', '/build', '%.30g\\\\n', '0.1') +
-        line('V1', 'plain', 'exec', '-1', 'sed', '/build/a\\x09b', '-e', 's/\\x0a//'),
+      line('V2', 'machine', 'differ:stdout', '0', '42', 'printf', '/build', '%.30g\\\\n', '0.1') +
+        line('V2', 'plain', 'exec', '-1', '42', 'sed', '/build/a\\x09b', '-e', 's/\\x0a//'),
     );
     expect(log.malformed).toBe(0);
     expect(log.invocations).toEqual([
       {
         class: 'machine',
         outcome: 'differ:stdout',
+        pid: 42,
         program: 'printf',
         cwd: '/build',
         args: ['%.30g\\n', '0.1'],
       },
-      { class: 'plain', outcome: 'exec', program: 'sed', cwd: '/build/a\tb', args: ['-e', 's/\n//'] },
+      {
+        class: 'plain',
+        outcome: 'exec',
+        pid: 42,
+        program: 'sed',
+        cwd: '/build/a\tb',
+        args: ['-e', 's/\n//'],
+      },
     ]);
   });
 
   it('counts lines that are not the recorder’s', () => {
     const log = readInvocationLog(
-      `${line('V1', 'plain', 'exec', '-1', 'sed', '/')}same\nV1\tplain\tok\t0\tsed\t/\n`,
+      `${line('V2', 'plain', 'exec', '-1', '42', 'sed', '/')}same\nV2\tplain\tok\t0\t42\tsed\t/\nV1\tplain\texec\t0\tsed\t/\n`,
     );
     expect(log.invocations).toHaveLength(1);
-    expect(log.malformed).toBe(2);
+    expect(log.malformed).toBe(3);
   });
 });
 
@@ -45,10 +53,10 @@ describe('judgeUserlandEvidence', () => {
     const evidence = judgeUserlandEvidence(
       LAYER,
       calls(
-        line('V1', 'machine', 'same', '0', 'seq', '/build', '3'),
-        line('V1', 'sample', 'same', '0', 'sed', '/build', 's/a/b/'),
-        line('V1', 'sample', 'skip:stdin-open', '-1', 'grep', '/build', 'x'),
-        line('V1', 'plain', 'exec', '-1', 'cp', '/build', 'a', 'b'),
+        line('V2', 'machine', 'same', '0', '42', 'seq', '/build', '3'),
+        line('V2', 'sample', 'same', '0', '42', 'sed', '/build', 's/a/b/'),
+        line('V2', 'sample', 'skip:stdin-open', '-1', '42', 'grep', '/build', 'x'),
+        line('V2', 'plain', 'exec', '-1', '42', 'cp', '/build', 'a', 'b'),
       ),
       NO_CENSUS,
     );
@@ -68,8 +76,8 @@ describe('judgeUserlandEvidence', () => {
     const evidence = judgeUserlandEvidence(
       LAYER,
       calls(
-        line('V1', 'sample', 'same', '0', 'sed', '/build', 's/a/b/'),
-        line('V1', 'machine', 'differ:stdout', '0', 'printf', '/build', '%.30g', '0.1'),
+        line('V2', 'sample', 'same', '0', '42', 'sed', '/build', 's/a/b/'),
+        line('V2', 'machine', 'differ:stdout', '0', '42', 'printf', '/build', '%.30g', '0.1'),
       ),
       NO_CENSUS,
     );
@@ -80,24 +88,24 @@ describe('judgeUserlandEvidence', () => {
 
   it.each([
     [
-      calls(line('V1', 'machine', 'unreplayable', '-1', 'make', '/build', '-p')),
+      calls(line('V2', 'machine', 'unreplayable', '-1', '42', 'make', '/build', '-p')),
       NO_CENSUS,
       /make -p may depend on the machine and cannot be run twice/,
     ],
     [
-      calls(line('V1', 'machine', 'skip:tty', '-1', 'seq', '/build', '3')),
+      calls(line('V2', 'machine', 'skip:tty', '-1', '42', 'seq', '/build', '3')),
       NO_CENSUS,
       /seq 3 .* was not checked \(tty\)/,
     ],
     [
-      calls(line('V1', 'plain', 'exec', '-1', 'sed', '/')),
+      calls(line('V2', 'plain', 'exec', '-1', '42', 'sed', '/')),
       { files: 1, hits: ['build.sh:3: reads bash’s compiled-in host type'], count: 1 },
       /build.sh:3 reads bash/,
     ],
     [calls(), NO_CENSUS, /left no record/],
     [undefined, NO_CENSUS, /left no record/],
     [
-      calls(line('V1', 'plain', 'exec', '-1', 'sed', '/'), 'forged line\n'),
+      calls(line('V2', 'plain', 'exec', '-1', '42', 'sed', '/'), 'forged line\n'),
       NO_CENSUS,
       /1 lines of the invocation log/,
     ],

@@ -6,6 +6,7 @@ export interface LoggedInvocation {
    * `unreplayable` (machine-dependent but not safe to repeat), `skip:<why>`.
    */
   outcome: string;
+  pid: number;
   program: string;
   cwd: string;
   args: string[];
@@ -29,7 +30,7 @@ function unescapeField(field: string): string {
 }
 
 /**
- * The recorder's log, one invocation a line (`V1`, class, outcome, status, program, cwd, args…).
+ * The recorder's log, one invocation a line (`V2`, class, outcome, status, pid, program, cwd, args…).
  * The log is written inside the sandbox, so it is read as untrusted text: a line that is not in
  * the format counts as `malformed` and the evidence is refused when there is any.
  */
@@ -39,9 +40,11 @@ export function readInvocationLog(text: string): { invocations: LoggedInvocation
   for (const line of text.split('\n')) {
     if (line === '') continue;
     const fields = line.split('\t');
-    const [version, cls, outcome, , program, cwd] = fields;
+    const [version, cls, outcome, , pid, program, cwd] = fields;
     if (
-      version !== 'V1' ||
+      version !== 'V2' ||
+      !pid ||
+      !/^\d+$/.test(pid) ||
       (cls !== 'machine' && cls !== 'sample' && cls !== 'plain') ||
       !outcome ||
       !/^(exec|same|unreplayable|differ:\w+|skip:[\w-]+)$/.test(outcome) ||
@@ -54,9 +57,10 @@ export function readInvocationLog(text: string): { invocations: LoggedInvocation
     invocations.push({
       class: cls,
       outcome,
+      pid: Number(pid),
       program: unescapeField(program),
       cwd: unescapeField(cwd),
-      args: fields.slice(6).map(unescapeField),
+      args: fields.slice(7).map(unescapeField),
     });
   }
   return { invocations, malformed };

@@ -109,7 +109,9 @@ describe('the recorder', () => {
     call('sort', ['-k1,1g', '-o', 'out']);
     const { invocations } = readInvocationLog(await readFile(log(), 'latin1'));
     const expected = [
-      ...argvs.map((args) => (isSampled(SEED, 300, 'sed', root, args) ? 'sample' : 'plain')),
+      ...invocations
+        .slice(0, argvs.length)
+        .map((c, i) => (isSampled(SEED, 300, c.pid, 'sed', root, argvs[i] ?? []) ? 'sample' : 'plain')),
       'machine',
       'machine',
     ];
@@ -122,7 +124,7 @@ describe('the recorder', () => {
   it('keeps one line per call whatever the arguments hold (a forged log line stays an argument)', async () => {
     await setRules(0);
     await writeFile(log(), '');
-    const forged = 'x\nV1\tmachine\tsame\t0\tprintf\t/\t%.30g';
+    const forged = 'x\nV2\tmachine\tsame\t0\t1\tprintf\t/\t%.30g';
     call('sed', ['-n', `/${forged}/p`], 'y\n');
     const { invocations, malformed } = readInvocationLog(await readFile(log(), 'latin1'));
     expect(malformed).toBe(0);

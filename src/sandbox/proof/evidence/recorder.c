@@ -123,7 +123,11 @@ static int high_bytes(int argc, char **argv) {
   return 0;
 }
 
-/* FNV-1a over seed, program, cwd and arguments, each ended by a NUL (samplingKey in TS). */
+/*
+ * FNV-1a over seed, process id, program, cwd and arguments, each ended by a NUL (samplingHash in
+ * TS). The process id makes configure's many identical calls (`cat conftest.c` over a file that
+ * changes) separate draws; the log records it, so the sample can be recomputed.
+ */
 static uint32_t fnv(uint32_t h, const char *s) {
   for (const unsigned char *p = (const unsigned char *)s;; p++) {
     h ^= *p;
@@ -136,6 +140,8 @@ static uint32_t sample_hash(const char *name, const char *cwd, int argc, char **
   char seedtext[32];
   snprintf(seedtext, sizeof seedtext, "%lu", seed);
   uint32_t h = fnv(2166136261u, seedtext);
+  snprintf(seedtext, sizeof seedtext, "%d", (int)getpid());
+  h = fnv(h, seedtext);
   h = fnv(h, name);
   h = fnv(h, cwd);
   for (int i = 1; i < argc; i++) h = fnv(h, argv[i]);
@@ -151,12 +157,12 @@ static void put_escaped(char **out, char *end, const char *s) {
   }
 }
 
-/* One line per invocation: V1, class, outcome, status, program, cwd, arguments (tab-separated). */
+/* One line per invocation: V2, class, outcome, status, pid, program, cwd, arguments (tab-separated). */
 static void log_call(const char *cls, const char *outcome, int status, const char *name, const char *cwd,
                      int argc, char **argv) {
   static char buf[65536];
   char *o = buf, *end = buf + sizeof buf - 2;
-  o += snprintf(o, 128, "V1\t%s\t%s\t%d\t", cls, outcome, status);
+  o += snprintf(o, 160, "V2\t%s\t%s\t%d\t%d\t", cls, outcome, status, (int)getpid());
   put_escaped(&o, end, name);
   *o++ = '\t';
   put_escaped(&o, end, cwd);
