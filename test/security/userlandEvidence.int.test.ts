@@ -74,7 +74,7 @@ describe('per-build evidence against a hostile build', () => {
     expect(result.exitCode).toBe(0);
     const evidence = await collectUserlandEvidence(box);
     expect(evidence.accepted).toBe(false);
-    // the rm was logged before it ran, and removed the log with its own line in it
-    expect(evidence.reason).toBe('the build left no record of its swapped programs');
+    // the log starts in the evidence layer; the one the next calls begin afresh lacks that start
+    expect(evidence.reason).toBe('the invocation log was removed or replaced during the build');
   }, 300_000);
 });

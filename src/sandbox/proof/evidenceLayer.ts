@@ -10,6 +10,7 @@ import type { SandboxPaths } from '../sandboxPaths.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../userns/treeOwner.ts';
 import { renderRules } from './invocationRules.ts';
+import { EVIDENCE_LOG_START } from './readInvocationLog.ts';
 
 const run = promisify(execFile);
 
@@ -20,7 +21,7 @@ export const EVIDENCE_LOG_DIR = '/var/lib/rvport-evidence';
 export const EVIDENCE_LOG = `${EVIDENCE_LOG_DIR}/calls.log`;
 export const EVIDENCE_RECORD = 'evidence.json';
 /** Part of the layer's key: what the layer holds beyond the recorder and its rules. */
-const EVIDENCE_LAYER_VERSION = 2;
+const EVIDENCE_LAYER_VERSION = 3;
 
 /**
  * Invocations in a thousand run twice besides the machine-dependent ones. Measured (BENCHMARKS.md,
@@ -94,6 +95,9 @@ export async function ensureEvidenceLayer(
   }
   await mkdir(join(tree, EVIDENCE_LOG_DIR), { recursive: true });
   await chmod(join(tree, EVIDENCE_LOG_DIR), 0o1777);
+  // the log starts in the layer; the recorder appends to it (a build that removes it is refused)
+  await writeFile(join(tree, EVIDENCE_LOG), `${EVIDENCE_LOG_START}\n`, { mode: 0o666 });
+  await chmod(join(tree, EVIDENCE_LOG), 0o666);
   // the tree belongs to the sandbox's root, as the other layers do
   await giveToSandboxRoot(ids, [tree]);
   const layer: EvidenceLayer = { key, nativeKey: native.key, samplePerMille, recorded: swapped.length };

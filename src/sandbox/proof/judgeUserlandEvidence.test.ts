@@ -47,7 +47,7 @@ describe('readInvocationLog', () => {
 });
 
 describe('judgeUserlandEvidence', () => {
-  const calls = (...lines: string[]) => readInvocationLog(lines.join(''));
+  const calls = (...lines: string[]) => readInvocationLog(`V2\tstart\n${lines.join('')}`);
 
   it('accepts a build whose checked invocations all agreed', () => {
     const evidence = judgeUserlandEvidence(
@@ -103,6 +103,11 @@ describe('judgeUserlandEvidence', () => {
       /build.sh:3 reads bash/,
     ],
     [calls(), NO_CENSUS, /left no record/],
+    [
+      readInvocationLog(line('V2', 'plain', 'exec', '-1', '42', 'sed', '/')),
+      NO_CENSUS,
+      /log was removed or replaced/,
+    ],
     [undefined, NO_CENSUS, /left no record/],
     [
       calls(line('V2', 'plain', 'exec', '-1', '42', 'sed', '/'), 'forged line\n'),

@@ -46,7 +46,7 @@ function describe(call: LoggedInvocation): string {
  */
 export function judgeUserlandEvidence(
   layer: { key: string; samplePerMille: number },
-  log: { invocations: LoggedInvocation[]; malformed: number } | undefined,
+  log: { invocations: LoggedInvocation[]; malformed: number; started: boolean } | undefined,
   census: CensusResult,
 ): UserlandEvidence {
   const calls = log?.invocations ?? [];
@@ -73,17 +73,19 @@ export function judgeUserlandEvidence(
   const reason =
     log === undefined || calls.length === 0
       ? 'the build left no record of its swapped programs'
-      : (log.malformed ?? 0) > 0
-        ? `${log.malformed} lines of the invocation log are not the recorder's`
-        : first
-          ? `${describe(first)} gave another result under the riscv64 program (${first.outcome.slice(7)})`
-          : unreplayable[0]
-            ? `${describe(unreplayable[0])} may depend on the machine and cannot be run twice`
-            : machineSkipped[0]
-              ? `${describe(machineSkipped[0])} may depend on the machine and was not checked (${machineSkipped[0].outcome.slice(5)})`
-              : census.hits[0]
-                ? `the build's text ${census.hits[0].replace(/^(.*?): /, '$1 ')}`
-                : undefined;
+      : !log.started
+        ? 'the invocation log was removed or replaced during the build'
+        : log.malformed > 0
+          ? `${log.malformed} lines of the invocation log are not the recorder's`
+          : first
+            ? `${describe(first)} gave another result under the riscv64 program (${first.outcome.slice(7)})`
+            : unreplayable[0]
+              ? `${describe(unreplayable[0])} may depend on the machine and cannot be run twice`
+              : machineSkipped[0]
+                ? `${describe(machineSkipped[0])} may depend on the machine and was not checked (${machineSkipped[0].outcome.slice(5)})`
+                : census.hits[0]
+                  ? `the build's text ${census.hits[0].replace(/^(.*?): /, '$1 ')}`
+                  : undefined;
   if (reason !== undefined) return { ...evidence, accepted: false, reason };
   return {
     ...evidence,

@@ -12,6 +12,9 @@ export interface LoggedInvocation {
   args: string[];
 }
 
+/** The log's first line, shipped in the evidence layer: a build that removes the log loses it. */
+export const EVIDENCE_LOG_START = 'V2\tstart';
+
 /** Undoes the recorder's escaping (`\\`, `\xHH`). */
 function unescapeField(field: string): string {
   if (!field.includes('\\')) return field;
@@ -34,10 +37,17 @@ function unescapeField(field: string): string {
  * The log is written inside the sandbox, so it is read as untrusted text: a line that is not in
  * the format counts as `malformed` and the evidence is refused when there is any.
  */
-export function readInvocationLog(text: string): { invocations: LoggedInvocation[]; malformed: number } {
+export function readInvocationLog(text: string): {
+  invocations: LoggedInvocation[];
+  malformed: number;
+  /** The log begins with the line the evidence layer ships: it was not removed or replaced. */
+  started: boolean;
+} {
   const invocations: LoggedInvocation[] = [];
   let malformed = 0;
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  const started = lines[0] === EVIDENCE_LOG_START;
+  for (const line of started ? lines.slice(1) : lines) {
     if (line === '') continue;
     const fields = line.split('\t');
     const [version, cls, outcome, , pid, program, cwd] = fields;
@@ -63,5 +73,5 @@ export function readInvocationLog(text: string): { invocations: LoggedInvocation
       args: fields.slice(7).map(unescapeField),
     });
   }
-  return { invocations, malformed };
+  return { invocations, malformed, started };
 }
