@@ -18,7 +18,7 @@ import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
 import { createSandbox } from '../sandbox/createSandbox.ts';
 import { findImages, imageKeys } from '../sandbox/findImages.ts';
 import { collectUserlandEvidence } from '../sandbox/proof/collectUserlandEvidence.ts';
-import { DEFAULT_SAMPLE_PER_MILLE } from '../sandbox/proof/evidenceLayer.ts';
+import { canBuildRecorder, DEFAULT_SAMPLE_PER_MILLE } from '../sandbox/proof/evidenceLayer.ts';
 import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
 import { loadUserlandProofs, type UserlandProofTable } from '../sandbox/proof/userlandProofs.ts';
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
@@ -240,7 +240,7 @@ export async function runPort(
     chooseMode: (sourceTree, buildSystem) => {
       if (request.redoOf) return { mode: 'accelerated', reason: redoReason(request.redoOf.reason) };
       const final = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree, {
-        available: request.perBuildEvidence !== false && nativeReady,
+        available: request.perBuildEvidence !== false && nativeReady && canBuildRecorder(env),
         ...(buildSystem ? { buildSystem } : {}),
         samplePerMille,
       });

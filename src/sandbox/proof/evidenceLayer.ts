@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { chmod, link, mkdir, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,3 +112,14 @@ export async function ensureEvidenceLayer(
   }
   return layer;
 }
+
+/**
+ * Whether this host can compile the recorder (a C compiler and a static C library): without
+ * them native-userland mode is not offered on per-build evidence, rather than failing the port.
+ */
+export function canBuildRecorder(env: NodeJS.ProcessEnv = process.env): boolean {
+  const onPath = (env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, 'gcc')));
+  return onPath && STATIC_LIBC.some((file) => existsSync(file));
+}
+
+const STATIC_LIBC = ['/usr/lib/x86_64-linux-gnu/libc.a', '/usr/lib64/libc.a', '/usr/lib/libc.a'];
