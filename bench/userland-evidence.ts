@@ -16,6 +16,8 @@ import type { ChrootSandbox } from '../src/sandbox/chroot/ChrootSandbox.ts';
 import { createSandbox } from '../src/sandbox/createSandbox.ts';
 import { collectUserlandEvidence } from '../src/sandbox/proof/collectUserlandEvidence.ts';
 import { compareBuildTrees, formatDifference } from '../src/sandbox/proof/compareBuildTrees.ts';
+import { EVIDENCE_LOG } from '../src/sandbox/proof/evidenceLayer.ts';
+import { EVIDENCE_LOG_START } from '../src/sandbox/proof/readInvocationLog.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -64,7 +66,15 @@ function hostBuild(dir: string): Timing | undefined {
 
 async function sandboxBuild(box: ChrootSandbox, dir: string): Promise<Timing> {
   await box.copyIn(dir, '/build/src');
-  await box.run(['/native/usr/bin/rm', '-rf', '/build/src/.git', '/var/lib/rvport-evidence/calls.log']);
+  await box.run(['/native/usr/bin/rm', '-rf', '/build/src/.git']);
+  // the copy's own calls are not the build's: the log starts again from its first line
+  await box.run([
+    '/native/usr/bin/sh',
+    '-c',
+    `if [ -e ${EVIDENCE_LOG} ]; then printf '%s\\n' "$1" > ${EVIDENCE_LOG}; fi`,
+    'sh',
+    EVIDENCE_LOG_START,
+  ]);
   const env = { SOURCE_DATE_EPOCH: EPOCH, PYTHONHASHSEED: '0' };
   let t = Date.now();
   const configure = await box.run(['sh', '-c', './configure > /build/configure.out 2>&1'], {
@@ -130,7 +140,7 @@ for (const dir of positionals) {
       );
       const total = ev.configure + ev.make;
       const overhead = Math.round(((total + (evidence.evidenceSeconds ?? 0)) / base - 1) * 1000) / 10;
-      const verdict = `${evidence.accepted ? 'accepted' : `refused: ${evidence.reason}`}; ${evidence.invocations} calls, ${evidence.machineChecked}/${evidence.machine} machine, ${evidence.sampled} sampled, ${evidence.skipped} skipped; read ${evidence.evidenceSeconds} s`;
+      const verdict = `${evidence.accepted ? 'accepted' : `refused: ${evidence.reason}`}; ${evidence.invocations} calls, ${evidence.machineChecked}/${evidence.machine} machine, ${evidence.sampled} sampled, ${evidence.skipped} skipped, ${evidence.differences.length} differing; read ${evidence.evidenceSeconds} s`;
       const referee = comparison.identical
         ? `identical (${comparison.files} files)`
         : `differs: ${comparison.differences.slice(0, 2).map(formatDifference).join('; ')}`;
