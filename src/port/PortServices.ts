@@ -3,6 +3,7 @@ import type { ContentsLookup } from '../analysis/dependencies/ContentsIndex.ts';
 import type { DebianSourceIndex } from '../debian/DebianSourceIndex.ts';
 import type { RecoveryHeuristic } from '../heuristics/RecoveryHeuristic.ts';
 import type { LlmClient } from '../llm/index.ts';
+import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
 import type { Sandbox } from '../sandbox/Sandbox.ts';
 import type { DependencySources } from '../sources/deps/acquireDependencies.ts';
 import type { ModeChoice } from './chooseSandboxMode.ts';
@@ -22,6 +23,14 @@ export interface SandboxProvider {
  * Everything the port nodes use besides the state: the sandbox, Debian's data, the heuristics,
  * where outputs go, and the seams where the LLM layer plugs in (absent: deterministic fallback).
  */
+/** What the mode choice takes from the analysis (init knows it once the source is acquired). */
+export interface ModeAnalysis {
+  /** Compiled languages beyond C and C++: the accelerated cross gcc has no front end for them. */
+  languages?: readonly ExtraLanguage[];
+  /** Whether a build may stand on its own evidence depends on its build system. */
+  buildSystem?: string;
+}
+
 export interface PortServices {
   home: string;
   /** OUT/NAME: where the port's files go. */
@@ -47,7 +56,7 @@ export interface PortServices {
    * and points the sandbox provider at it; init calls it before any sandbox is made. Absent: the
    * mode of the options stands. `languages`: the analysis's compiled languages beyond C and C++.
    */
-  chooseMode?(sourceTree: string, languages?: readonly ExtraLanguage[]): ModeChoice;
+  chooseMode?(sourceTree: string, analysis?: ModeAnalysis): ModeChoice;
   /**
    * The archive's Sources index, loaded once: Debian's Build-Depends for a source without its
    * debian.tar (see debianSourceHint). Absent or null: no hints.
@@ -58,6 +67,11 @@ export interface PortServices {
    * cargo and rustc (port/chooseRustLayer.ts). Answers the sentence for the report, or null.
    */
   chooseRust?(buildSystem: string): string | null;
+  /**
+   * A native-userland build on per-build evidence: the evidence of the finished build in
+   * `sandbox` (finish calls it before the cache entry is written; a refused build gets none).
+   */
+  collectModeEvidence?(sandbox: Sandbox): Promise<UserlandEvidence | undefined>;
   /**
    * The package names apt in the sandbox can install (the rootfs image's package lists), loaded
    * once; null when unknown. Absent: LLM-proposed package names are checked by form only.

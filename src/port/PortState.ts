@@ -1,5 +1,6 @@
 import type { Finding } from '../analysis/hazards/HazardRule.ts';
 import type { OptimizationReport } from '../optimize/OptimizationReport.ts';
+import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
 import type { TargetMode } from '../sandbox/Sandbox.ts';
 import type { FetchedDependencies } from '../sources/deps/FetchedDependency.ts';
 import type { DifferentialRecord } from './differential/DifferentialRecord.ts';
@@ -29,6 +30,8 @@ export interface PortOptions {
   mode: TargetMode;
   /** Why this mode built the package (chooseSandboxMode). */
   modeReason?: string;
+  /** What native-userland mode stood on: the proof table or the build's own evidence. */
+  modeEvidence?: 'proof-table' | 'per-build';
   optimize: boolean;
   force: boolean;
   /** Differential tests against x86_64 after finish (older states lack it: off). */
@@ -229,6 +232,11 @@ export interface PortState {
   options: PortOptions;
   /** The scripted analysis (build systems, dependencies, findings), as produced by init. */
   scripted?: unknown;
+  /**
+   * A build in native-userland mode on its own evidence: what it showed (accepted or not). On a
+   * port redone in accelerated mode, the evidence that sent it there.
+   */
+  userlandEvidence?: UserlandEvidence;
   packageAnalysis: PackageAnalysis | null;
   plan: BuildPlan | null;
   /** A verified cache entry to build from (with --optimize). */

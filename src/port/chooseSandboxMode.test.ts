@@ -18,6 +18,7 @@ describe('chooseSandboxMode', () => {
   it('auto: native-userland only for a package proven identical with the layers in use', () => {
     expect(chooseSandboxMode('auto', 'lzo2', proof(true), layers)).toEqual({
       mode: 'native-userland',
+      evidence: 'proof-table',
       reason:
         'native-userland mode is proven identical to accelerated for lzo2 (120 files compared, source tree aaaaaaaaaaaa, 2026-11-30)',
     });
@@ -88,5 +89,57 @@ describe('chooseSandboxMode', () => {
     const asked = chooseSandboxMode('native-userland', 'new-thing', undefined, layers);
     expect(asked.mode).toBe('native-userland');
     expect(asked.reason).toMatch(/^chosen with --mode native-userland; no proof/);
+  });
+
+  describe('per-build evidence', () => {
+    const offer = { available: true, buildSystem: 'autotools', samplePerMille: 20 };
+
+    it('auto: an autotools or plain-Make package without a proof builds natively on its own evidence', () => {
+      for (const buildSystem of ['autotools', 'configure', 'make']) {
+        const choice = chooseSandboxMode('auto', 'new-thing', undefined, layers, 'b'.repeat(40), {
+          ...offer,
+          buildSystem,
+        });
+        expect(choice.mode).toBe('native-userland');
+        expect(choice.evidence).toBe('per-build');
+        expect(choice.reason).toMatch(
+          /no proof .*new-thing.*on the build's own evidence .*2 % of the others/,
+        );
+      }
+      // a proof for another source is no obstacle either
+      const other = chooseSandboxMode('auto', 'lzo2', proof(true), layers, 'c'.repeat(40), offer);
+      expect(other).toMatchObject({ mode: 'native-userland', evidence: 'per-build' });
+      expect(other.reason).toMatch(/made with another source/);
+    });
+
+    it('the proof table comes first, and a package proven different never gets the fast userland', () => {
+      expect(chooseSandboxMode('auto', 'lzo2', proof(true), layers, 'a'.repeat(40), offer).evidence).toBe(
+        'proof-table',
+      );
+      expect(chooseSandboxMode('auto', 'lzo2', proof(false), layers, 'a'.repeat(40), offer).mode).toBe(
+        'accelerated',
+      );
+    });
+
+    it('not for other build systems, not without the images, not against --mode', () => {
+      for (const over of [
+        { buildSystem: 'meson' },
+        { buildSystem: 'cmake' },
+        { available: false },
+        { buildSystem: undefined },
+      ]) {
+        const choice = chooseSandboxMode('auto', 'new-thing', undefined, layers, 'b'.repeat(40), {
+          ...offer,
+          ...over,
+        });
+        expect(choice.mode).toBe('accelerated');
+      }
+      expect(
+        chooseSandboxMode('accelerated', 'new-thing', undefined, layers, 'b'.repeat(40), offer).mode,
+      ).toBe('accelerated');
+      expect(
+        chooseSandboxMode('native-userland', 'new-thing', undefined, layers, 'b'.repeat(40), offer).evidence,
+      ).toBe(undefined);
+    });
   });
 });

@@ -8,6 +8,27 @@ export interface ModeChoice {
   mode: SandboxMode;
   /** One sentence for the report: why this mode built the package. */
   reason: string;
+  /**
+   * What native-userland mode stands on: the committed proof table, or the build's own evidence
+   * (proof/collectUserlandEvidence.ts), judged after the build; a refused build is redone in
+   * accelerated mode.
+   */
+  evidence?: 'proof-table' | 'per-build';
+}
+
+/**
+ * Build systems whose builds per-build evidence covers: configure, libtool and make drive them
+ * through the swapped programs, which the recorder sees. Meson, CMake and the others run through
+ * riscv64 interpreters (python3, cmake) and write state the recorder does not see.
+ */
+export const PER_BUILD_EVIDENCE_SYSTEMS: readonly string[] = ['autotools', 'configure', 'make'];
+
+export interface PerBuildEvidenceOffer {
+  /** The native-userland images are provisioned, so the fast userland costs no setup. */
+  available: boolean;
+  /** The build system the analysis found, when known. */
+  buildSystem?: string;
+  samplePerMille: number;
 }
 
 /** The layers in use now; a proof made with other layers proves nothing about these. */
@@ -27,7 +48,10 @@ const PROVE_HINT = 'bench/compare-userland.ts';
  * Only a proof of a port verified in both modes counts (one that escalated early covers part of a
  * build). A package proven different never builds in native-userland, whatever its version, not even when
  * asked with --mode: it falls back to accelerated and the reason says so. Asking for native-userland
- * for a package without a proof is the user's call, and the reason says that too.
+ * for a package without a proof is the user's call, and the reason says that too. Without a
+ * proof for this source, `auto` still takes native-userland for an autotools or plain-Make build
+ * when `perBuild` offers it: the build then stands on its own evidence, judged after it, and is
+ * redone in accelerated mode if that evidence falls short.
  */
 export function chooseSandboxMode(
   requested: RequestedMode,
@@ -35,6 +59,7 @@ export function chooseSandboxMode(
   proof: UserlandProof | undefined,
   layers: CurrentLayers,
   sourceTree?: string,
+  perBuild?: PerBuildEvidenceOffer,
 ): ModeChoice {
   const current =
     proof !== undefined &&
@@ -55,6 +80,7 @@ export function chooseSandboxMode(
   if (current && proof.identical && sameSource && complete) {
     return {
       mode: 'native-userland',
+      evidence: 'proof-table',
       reason: `native-userland mode is proven identical to accelerated for ${name} (${proof.files} files compared, source tree ${proof.sourceTree?.slice(0, 12)}, ${proof.checkedAt.slice(0, 10)})`,
     };
   }
@@ -69,6 +95,17 @@ export function chooseSandboxMode(
           : `the proof for ${name} covers a port that ended ${proof.result ?? 'without a recorded result'}, not a whole build`;
   if (requested === 'native-userland') {
     return { mode: 'native-userland', reason: `chosen with --mode native-userland; ${missing}` };
+  }
+  if (
+    perBuild?.available &&
+    perBuild.buildSystem &&
+    PER_BUILD_EVIDENCE_SYSTEMS.includes(perBuild.buildSystem)
+  ) {
+    return {
+      mode: 'native-userland',
+      evidence: 'per-build',
+      reason: `${missing}; built in native-userland mode on the build's own evidence (every machine-dependent call of the swapped programs and ${perBuild.samplePerMille / 10} % of the others checked against their riscv64 originals, redone in accelerated mode on any difference)`,
+    };
   }
   return {
     mode: 'accelerated',

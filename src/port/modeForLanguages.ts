@@ -29,7 +29,7 @@ export function modeForLanguages(
     };
   }
   return {
-    mode: choice.mode,
+    ...choice,
     reason: `${choice.reason}; the tree has ${names} code, which the ${choice.mode} cross gcc cannot compile (--mode emulated can)`,
   };
 }

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ExtraLanguage } from '../analysis/compiledLanguages.ts';
 import { ContentsIndex, ensureContentsIndex } from '../analysis/dependencies/ContentsIndex.ts';
 import { rvportHome } from '../config/rvportHome.ts';
 import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
@@ -19,6 +18,9 @@ import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
 import { createSandbox } from '../sandbox/createSandbox.ts';
 import { SandboxError } from '../sandbox/errors.ts';
 import { findImages, imageKeys } from '../sandbox/findImages.ts';
+import { collectUserlandEvidence } from '../sandbox/proof/collectUserlandEvidence.ts';
+import { canBuildRecorder, DEFAULT_SAMPLE_PER_MILLE } from '../sandbox/proof/evidenceLayer.ts';
+import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
 import { loadUserlandProofs, type UserlandProofTable } from '../sandbox/proof/userlandProofs.ts';
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
 import type { Sandbox, SandboxMode, TargetMode } from '../sandbox/Sandbox.ts';
@@ -29,11 +31,11 @@ import { checkServiceUrl } from '../sources/deps/fetchLimited.ts';
 import { localHeadCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
 import { chooseRustLayer, loadRustProofs } from './chooseRustLayer.ts';
-import { chooseSandboxMode, type RequestedMode } from './chooseSandboxMode.ts';
+import { chooseSandboxMode, type ModeChoice, type RequestedMode } from './chooseSandboxMode.ts';
 import { loadSourceIndex } from './debianSourceHint.ts';
 import { modeForLanguages } from './modeForLanguages.ts';
 import { type PortFiles, writeCacheHitOutputs, writePortOutputs } from './outputs/writePortOutputs.ts';
-import type { PortServices, SandboxProvider } from './PortServices.ts';
+import type { ModeAnalysis, PortServices, SandboxProvider } from './PortServices.ts';
 import { createPortState, type PortState } from './PortState.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 import { portGraph } from './portGraph.ts';
@@ -77,6 +79,14 @@ export interface PortRequest {
   replay?: boolean;
   /** Build on a remote riscv64 machine: `ssh://user@host[:port]` or a saved target's name. */
   target?: string;
+  /**
+   * `auto` without a proof: whether an autotools or plain-Make build may take native-userland
+   * mode on its own evidence (default true), and the share of other invocations it checks.
+   */
+  perBuildEvidence?: boolean;
+  evidenceSamplePerMille?: number;
+  /** Set on the accelerated port that redoes a native-userland build its evidence refused. */
+  redoOf?: { reason: string; evidence?: UserlandEvidence };
 }
 
 /**
@@ -156,6 +166,9 @@ export async function runPort(
   if (!request.optimize && cached) return cacheHitResult(cached, outDir, spec.name, request.package);
 
   const images = await findImages(home, suite);
+  const nativeReady = Boolean(
+    images.native && images.nativeTools && images.rootfs && !images.native.refusedReason,
+  );
   const ready =
     mode === 'native' ||
     {
@@ -231,6 +244,8 @@ export async function runPort(
       message: `sandbox mode ${startMode}: ${resumedOptions.modeReason ?? 'the mode the port started in'}`,
     });
   }
+  const samplePerMille = request.evidenceSamplePerMille ?? DEFAULT_SAMPLE_PER_MILLE;
+  let perBuild = resumedOptions?.modeEvidence === 'per-build';
   // a local instance has modes and the Rust layer to choose; an SSH target has neither
   const local =
     startMode === 'native'
@@ -241,6 +256,7 @@ export async function runPort(
           mode: startMode,
           keep: request.keepSandbox,
           imageId: imageOf(startMode),
+          ...(perBuild ? { evidence: { samplePerMille } } : {}),
           ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
         });
   const sandbox =
@@ -284,13 +300,19 @@ export async function runPort(
       }),
     ),
     // on an SSH target the mode of the options stands: the machine is what it is
-    ...(choice.mode === 'native'
+    ...(local === null
       ? {}
       : {
-          chooseMode: (sourceTree: string, languages: readonly ExtraLanguage[] = []) => {
-            const proven = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree);
-            const final = modeForLanguages(proven, request.mode, languages);
-            sandbox.useMode(final.mode, imageOf(final.mode));
+          chooseMode: (sourceTree: string, analysis: ModeAnalysis = {}): ModeChoice => {
+            if (request.redoOf) return { mode: 'accelerated', reason: redoReason(request.redoOf.reason) };
+            const proven = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree, {
+              available: request.perBuildEvidence !== false && nativeReady && canBuildRecorder(env),
+              ...(analysis.buildSystem ? { buildSystem: analysis.buildSystem } : {}),
+              samplePerMille,
+            });
+            const final = modeForLanguages(proven, request.mode, analysis.languages ?? []);
+            perBuild = final.mode === 'native-userland' && final.evidence === 'per-build';
+            local.useMode(final.mode, imageOf(final.mode), perBuild ? { samplePerMille } : undefined);
             return final;
           },
         }),
@@ -310,6 +332,8 @@ export async function runPort(
       if (rust?.use) local.useRust(keys.rust);
       return rust?.reason ?? null;
     },
+    collectModeEvidence: async (box) =>
+      perBuild ? collectUserlandEvidence(box as ChrootSandbox, { home }) : undefined,
   };
   const initial = createPortState(
     { spec: spec.raw, name: spec.name },
@@ -317,8 +341,8 @@ export async function runPort(
       maxAttempts: request.maxAttempts,
       costCapUsd: llm.costCapUsd,
       offline: request.offline,
-      mode,
-      modeReason: choice.reason,
+      mode: request.redoOf ? 'accelerated' : mode,
+      modeReason: request.redoOf ? redoReason(request.redoOf.reason) : choice.reason,
       optimize: request.optimize,
       force: request.force,
       differential: request.differential ?? DEFAULT_DIFFERENTIAL,
@@ -357,6 +381,21 @@ export async function runPort(
     // An engine-level failure (a crashed node, the step limit) is an escalation for the user.
     state.buildStatus = 'ESCALATED';
     state.escalationReason ??= `rvport failed in node ${result.state.currentNode}: ${result.error?.message ?? result.state.error?.message}`;
+  }
+  if (request.redoOf?.evidence) state.userlandEvidence = request.redoOf.evidence;
+  const refused = perBuild && result.outcome !== 'interrupted' ? refusalOf(state) : undefined;
+  if (refused) {
+    io.progress({ type: 'note', message: `${redoReason(refused)}` });
+    return runPort(
+      {
+        ...request,
+        mode: 'accelerated',
+        restart: true,
+        force: true,
+        redoOf: { reason: refused, ...(state.userlandEvidence ? { evidence: state.userlandEvidence } : {}) },
+      },
+      io,
+    );
   }
   const files = await writePortOutputs(state, outDir, { package: request.package });
   const resumed = result.resumed;
@@ -471,8 +510,9 @@ function sandboxProvider(options: {
   keep: boolean;
   imageId: string;
   env?: Record<string, string>;
+  evidence?: { samplePerMille: number };
 }): SandboxProvider & {
-  useMode(mode: SandboxMode, imageId: string): void;
+  useMode(mode: SandboxMode, imageId: string, evidence?: { samplePerMille: number }): void;
   /** Accelerated mode with the Rust layer (the x86_64 cargo and rustc). */
   useRust(imageId: string): void;
   readonly mode: SandboxMode;
@@ -481,6 +521,7 @@ function sandboxProvider(options: {
   let mode = options.mode;
   let imageId = options.imageId;
   let rust = false;
+  let evidence = options.evidence;
   return {
     get imageId() {
       return imageId;
@@ -494,11 +535,12 @@ function sandboxProvider(options: {
       if (rust) imageId = nextImageId;
     },
     suite: options.suite,
-    useMode(next, nextImageId) {
-      if (next === mode) return;
+    useMode(next, nextImageId, nextEvidence) {
+      if (next === mode && Boolean(nextEvidence) === Boolean(evidence)) return;
       if (instance) throw new Error(`the sandbox instance is already running in ${mode} mode`);
       mode = next;
       imageId = nextImageId;
+      evidence = nextEvidence;
     },
     get: () => {
       instance ??= createSandbox({
@@ -508,6 +550,7 @@ function sandboxProvider(options: {
         keep: options.keep,
         ...(rust ? { rust: true } : {}),
         ...(options.env ? { env: options.env } : {}),
+        ...(evidence ? { evidence } : {}),
       });
       return instance;
     },
@@ -604,4 +647,20 @@ function configuredDependencySources(request: PortRequest, env: NodeJS.ProcessEn
   if (goProxy) checkServiceUrl(goProxy, 'the Go module proxy');
   if (cargoRegistry) checkServiceUrl(cargoRegistry, 'the crate registry');
   return { ...(goProxy ? { goProxy } : {}), ...(cargoRegistry ? { cargoRegistry } : {}) };
+}
+
+/** Why a native-userland build on its own evidence is redone, or undefined when it stands. */
+function refusalOf(state: PortState): string | undefined {
+  const evidence = state.userlandEvidence;
+  if (evidence && !evidence.accepted) return evidence.reason;
+  if (state.verification?.verdict !== 'verified') {
+    // a failure may be the fast userland's: only accelerated mode can say it is the package's
+    return `the port ended ${state.buildStatus === 'ESCALATED' || state.buildStatus === 'FAILED' ? 'escalated' : 'without a verified build'} in native-userland mode`;
+  }
+  if (!evidence) return 'the build left no evidence';
+  return undefined;
+}
+
+function redoReason(reason: string): string {
+  return `native-userland mode on the build's own evidence was refused (${reason}); redone in accelerated mode`;
 }

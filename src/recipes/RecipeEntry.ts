@@ -84,6 +84,21 @@ export const recipeEntrySchema = z.object({
   recipe: z.string(),
   createdAt: z.string(),
   rvportVersion: z.string(),
+  /**
+   * What the sandbox mode stood on (absent in entries written before it was recorded): the
+   * committed proof table, the build's own evidence (native-userland), or neither.
+   */
+  modeEvidence: z
+    .object({
+      mode: z.string(),
+      kind: z.enum(['proof-table', 'per-build', 'none']),
+      reason: z.string(),
+      invocations: z.number().optional(),
+      machineChecked: z.number().optional(),
+      sampled: z.number().optional(),
+      layer: z.string().optional(),
+    })
+    .optional(),
   /** The last `rvport replay` of the entry's build.sh: yes or no, and why. */
   replay: z
     .object({

@@ -6,6 +6,7 @@ import { findImages } from './findImages.ts';
 import { DEFAULT_SUITE } from './imageRecipes.ts';
 import type { ImageRecord } from './imageStore.ts';
 import { limitsFromEnvironment, type SandboxLimitOverrides } from './limits/SandboxLimits.ts';
+import { ensureEvidenceLayer } from './proof/evidenceLayer.ts';
 import type { SandboxMode } from './Sandbox.ts';
 import { sandboxPaths } from './sandboxPaths.ts';
 import { type CreateSshSandboxOptions, createSshSandbox } from './ssh/createSshSandbox.ts';
@@ -26,6 +27,11 @@ export interface CreateSandboxOptions {
   limits?: SandboxLimitOverrides;
   /** Accelerated mode with the x86_64 cargo and rustc (the Rust layer), for a Cargo build. */
   rust?: boolean;
+  /**
+   * Native-userland mode only: stack the evidence layer (proof/evidenceLayer.ts) above the native
+   * one, so every swapped program's invocation is recorded and checked against its riscv64 original.
+   */
+  evidence?: { samplePerMille?: number };
 }
 
 /** A sandbox on a remote riscv64 machine instead of a local instance (see ssh/createSshSandbox.ts). */
@@ -93,9 +99,13 @@ async function createLocalSandbox(options: CreateSandboxOptions): Promise<Chroot
     throw new SandboxError('image-missing', `the ${name} images for ${suite} are not provisioned`, setupHint);
   }
   await adopt([images.rootfs, layer, tools]);
+  const evidence =
+    mode === 'native-userland' && options.evidence
+      ? await ensureEvidenceLayer(paths, layer, ids, options.evidence.samplePerMille)
+      : undefined;
   return createInstance(paths, {
     mode,
-    lowerKeys: [layer.key, images.rootfs.key],
+    lowerKeys: [...(evidence ? [evidence.key] : []), layer.key, images.rootfs.key],
     ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
     toolsKey: tools.key,
     ...(options.env ? { env: options.env } : {}),

@@ -6,6 +6,7 @@ import { writeJsonAtomic } from '../../fs/index.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
+import type { UserlandEvidence } from '../../sandbox/proof/judgeUserlandEvidence.ts';
 import { type CuratedArtifacts, curateArtifacts } from '../llm/curateArtifacts.ts';
 import { fewShotPath, toFewShotExample } from '../llm/fewShot.ts';
 import { type SummarizedRecipe, summarizeRecipe } from '../llm/summarizeRecipe.ts';
@@ -71,8 +72,14 @@ export const finishNode = FunctionNode<PortState>({
     await copyArtifactsOut(sandbox.workspace, join(svc.outDir, 'artifacts'), ranked.artifacts, (message) =>
       svc.progress({ type: 'note', message }),
     );
+    // the build's own evidence for native-userland mode, after everything ran in the instance
+    const userlandEvidence = svc.collectModeEvidence
+      ? (saved.userlandEvidence ??
+        (await checkpoint('userlandEvidence', await svc.collectModeEvidence(sandbox))))
+      : undefined;
     const finished: PortState = {
       ...ranked,
+      ...(userlandEvidence ? { userlandEvidence } : {}),
       buildStatus: 'SUCCESS',
       tests,
       smokeTests,
@@ -91,7 +98,8 @@ export const finishNode = FunctionNode<PortState>({
       ));
     const recipe = summarized.recipe;
     const done: PortState = { ...finished, llm: summarized.llm, recipe };
-    if (done.verification?.verdict === 'verified') {
+    // a build its evidence refused is redone in accelerated mode (runPort): it teaches nothing
+    if (done.verification?.verdict === 'verified' && userlandEvidence?.accepted !== false) {
       await saveFewShot(svc, done);
       // Last of all: an entry is an answer to the next run of this source, so it may only exist
       // once everything else of finish is done (a run stopped before this point resumes anyway).
@@ -110,6 +118,7 @@ export const finishNode = FunctionNode<PortState>({
         smokeTests,
         hazardWarnings,
         recipe,
+        ...(userlandEvidence ? { userlandEvidence } : {}),
         timings: finished.timings,
         ...(svc.llm.offline ? {} : { artifacts: done.artifacts, llm: done.llm }),
         audit: withAudit(
@@ -128,6 +137,7 @@ interface FinishProgress {
   tests?: NonNullable<PortState['tests']>;
   curated?: CuratedArtifacts;
   summarized?: SummarizedRecipe;
+  userlandEvidence?: UserlandEvidence;
 }
 
 async function hazardWarningsIn(buildLog: string): Promise<string[]> {

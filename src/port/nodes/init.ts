@@ -66,7 +66,11 @@ export const initNode = FunctionNode<PortState>({
         contents,
         contentsUnavailableReason: contents ? null : 'the Debian Contents index could not be loaded',
       });
-      const choice = svc.chooseMode?.(tree, analysis.extraLanguages);
+      // after the analysis: the languages and the build system decide what the mode may be
+      const choice = svc.chooseMode?.(tree, {
+        languages: analysis.extraLanguages,
+        buildSystem: analysis.buildSystem?.type,
+      });
       if (choice) svc.progress({ type: 'note', message: `sandbox mode ${choice.mode}: ${choice.reason}` });
       const { findings, ...scripted } = analysis;
       // dependencies are part of the source: fetched and checked now, host-side, or not at all
@@ -95,7 +99,16 @@ export const initNode = FunctionNode<PortState>({
             tree,
             ...(acquired.kind === 'git' ? { url: acquired.origin } : {}),
           },
-          ...(choice ? { options: { ...state.options, mode: choice.mode, modeReason } } : {}),
+          ...(choice
+            ? {
+                options: {
+                  ...state.options,
+                  mode: choice.mode,
+                  modeReason,
+                  ...(choice.evidence ? { modeEvidence: choice.evidence } : {}),
+                },
+              }
+            : {}),
           scripted,
           findings,
           ...(fetchedDependencies ? { fetchedDependencies } : {}),

@@ -158,3 +158,41 @@ describe("Debian's packaging in the report and the recipe", () => {
     expect(renderReport(portState({}))).not.toContain("Debian's packaging");
   });
 });
+
+describe('renderReport: the mode evidence', () => {
+  const evidence = {
+    kind: 'per-build' as const,
+    layer: 'evidence-1',
+    samplePerMille: 20,
+    invocations: 2400,
+    machine: 3,
+    machineChecked: 3,
+    sampled: 48,
+    skipped: 1,
+    differences: [],
+    unreplayable: [],
+    census: [],
+    malformed: 0,
+    evidenceSeconds: 1.5,
+  };
+
+  it('says a native-userland build stood on its own evidence, with the counts', () => {
+    const state = portState({ userlandEvidence: { ...evidence, accepted: true, reason: 'all agreed' } });
+    state.options = { ...state.options, mode: 'native-userland', modeEvidence: 'per-build' };
+    expect(renderReport(state)).toMatch(
+      /mode evidence \| accepted, the build's own \(2400 calls of the swapped programs, 3 of 3 machine-dependent and 48 sampled ones run under riscv64 too, read in 1\.5 s\): all agreed/,
+    );
+  });
+
+  it('says why a build was redone in accelerated mode, and names the proof table when that was the ground', () => {
+    const refused = portState({
+      userlandEvidence: { ...evidence, accepted: false, reason: 'printf %.30g 0.1 gave another result' },
+    });
+    expect(renderReport(refused)).toMatch(
+      /mode evidence \| refused, .*printf %\.30g 0\.1 gave another result/,
+    );
+    const proven = portState();
+    proven.options = { ...proven.options, mode: 'native-userland', modeEvidence: 'proof-table' };
+    expect(renderReport(proven)).toMatch(/mode evidence \| the committed proof table/);
+  });
+});

@@ -39,6 +39,7 @@ export function renderReport(state: PortState): string {
           'sandbox mode',
           `${state.options.mode}${state.options.modeReason ? `: ${state.options.modeReason}` : ''}`,
         ],
+        ['mode evidence', modeEvidenceLine(state)],
         ['time', seconds(state.timings.total)],
         ['LLM', llmLine(state.llm)],
       ],
@@ -170,4 +171,15 @@ export function renderReport(state: PortState): string {
   }
   if (state.optimization) out.push(...renderOptimization(state.optimization, table));
   return `${out.join('\n')}\n`;
+}
+
+/** What the sandbox mode stood on: the proof table, the build's own evidence, or nothing. */
+function modeEvidenceLine(state: PortState): string {
+  const e = state.userlandEvidence;
+  if (e) {
+    const counts = `${e.invocations} calls of the swapped programs, ${e.machineChecked} of ${e.machine} machine-dependent and ${e.sampled} sampled ones run under riscv64 too${e.evidenceSeconds !== undefined ? `, read in ${e.evidenceSeconds} s` : ''}`;
+    return `${e.accepted ? 'accepted' : 'refused'}, the build's own (${counts}): ${e.reason}`;
+  }
+  if (state.options.modeEvidence === 'proof-table') return 'the committed proof table';
+  return state.options.mode === 'native-userland' ? 'none (chosen by hand)' : '-';
 }

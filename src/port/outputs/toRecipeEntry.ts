@@ -45,5 +45,23 @@ export function toRecipeEntry(state: PortState, recipe: string, imageId: string)
     recipe,
     createdAt: new Date().toISOString(),
     rvportVersion: version,
+    modeEvidence: modeEvidenceOf(state),
+  };
+}
+
+function modeEvidenceOf(state: PortState): NonNullable<RecipeEntry['modeEvidence']> {
+  const evidence = state.userlandEvidence;
+  return {
+    mode: state.options.mode,
+    kind: state.options.modeEvidence ?? 'none',
+    reason: state.options.modeReason ?? '',
+    ...(evidence
+      ? {
+          invocations: evidence.invocations,
+          machineChecked: evidence.machineChecked,
+          sampled: evidence.sampled,
+          layer: evidence.layer,
+        }
+      : {}),
   };
 }

@@ -10,7 +10,10 @@ import { type InstalledPackage, readInstalledPackages } from '../dpkgStatus.ts';
  * `--version`), which therefore say x86_64. Evidence that this is acceptable, per package: no
  * public corpus package reads HOSTTYPE or MACHTYPE, and MAKE_HOST only appears in automake's
  * `am__is_gnu_make`, which tests that it is non-empty; the per-package proof (the build trees of
- * both modes compared) catches any package where it leaks. Pinning the riscv64 values through the
+ * both modes compared) catches any package where it leaks, and a build without a proof stands on
+ * its own evidence (proof/evidenceLayer.ts: the riscv64 originals this swap diverts to
+ * `<path>.riscv64` are what the recorder checks the x86_64 programs against, and the census of
+ * the build's text looks for these host types). Pinning the riscv64 values through the
  * environment was tried and rejected: the environment itself leaks (meson's test log records it).
  */
 export const SWAPPED_PACKAGES: readonly string[] = [

@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { ChrootSandbox } from '../chroot/ChrootSandbox.ts';
+import { INSTANCE_RECORD, type InstanceRecord } from '../chroot/InstanceRecord.ts';
+import { sandboxPaths } from '../sandboxPaths.ts';
+import { censusBuildText } from './censusBuildText.ts';
+import { EVIDENCE_LOG, EVIDENCE_RECORD, type EvidenceLayer } from './evidenceLayer.ts';
+import { judgeUserlandEvidence, type UserlandEvidence } from './judgeUserlandEvidence.ts';
+import { readInvocationLog } from './readInvocationLog.ts';
+
+/** The evidence layer an instance was made with, if any (its topmost layer). */
+export async function instanceEvidenceLayer(
+  box: ChrootSandbox,
+  home?: string,
+): Promise<EvidenceLayer | undefined> {
+  const record = JSON.parse(
+    await readFile(join(dirname(box.workspace), INSTANCE_RECORD), 'utf8'),
+  ) as InstanceRecord;
+  const top = record.lowerKeys[0];
+  if (!top?.startsWith('evidence-')) return undefined;
+  return JSON.parse(
+    await readFile(join(sandboxPaths(home).image(top), EVIDENCE_RECORD), 'utf8'),
+  ) as EvidenceLayer;
+}
+
+/**
+ * The evidence of a finished native-userland build: the recorder's log (read through the
+ * instance's x86_64 cat, which bypasses the recorder), the census of the build tree, the verdict.
+ * `sources` are further host folders whose text the census reads (the source tree when it is
+ * built out of tree).
+ */
+export async function collectUserlandEvidence(
+  box: ChrootSandbox,
+  options: { home?: string; sources?: readonly string[] } = {},
+): Promise<UserlandEvidence> {
+  const started = Date.now();
+  const layer = await instanceEvidenceLayer(box, options.home);
+  if (!layer) {
+    return judgeUserlandEvidence({ key: '-', samplePerMille: 0 }, undefined, {
+      files: 0,
+      hits: [],
+      count: 0,
+    });
+  }
+  const chunks: Buffer[] = [];
+  const read = await box.run(['/native/usr/bin/cat', EVIDENCE_LOG], {
+    onStdout: (c) => chunks.push(c),
+    outputCapBytes: 4096,
+    timeoutMs: 120_000,
+  });
+  const log = read.exitCode === 0 ? readInvocationLog(Buffer.concat(chunks).toString('latin1')) : undefined;
+  const census = await censusBuildText(box.workspace);
+  for (const source of options.sources ?? []) {
+    const more = await censusBuildText(source);
+    census.files += more.files;
+    census.count += more.count;
+    census.hits.push(...more.hits);
+  }
+  const evidence = judgeUserlandEvidence(layer, log, census);
+  return { ...evidence, evidenceSeconds: Math.round((Date.now() - started) / 100) / 10 };
+}

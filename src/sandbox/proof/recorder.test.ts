@@ -1,0 +1,134 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmod, link, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RECORDER_SOURCE } from './evidenceLayer.ts';
+import { classifyInvocation, isSampled, renderRules } from './invocationRules.ts';
+import { readInvocationLog } from './readInvocationLog.ts';
+
+// The recorder runs here on the host: its "native" programs are the host's, and each program's
+// "riscv64 original" is a script of the test's own, so agreement and difference are both real.
+let root: string;
+let rules: string;
+const log = () => join(root, 'calls.log');
+const SEED = 5;
+
+async function setRules(samplePerMille: number): Promise<void> {
+  await writeFile(
+    rules,
+    renderRules({
+      samplePerMille,
+      seed: SEED,
+      log: log(),
+      seedFile: join(root, 'no-seed'),
+      native: join(root, 'native'),
+    }),
+  );
+}
+
+function call(program: string, args: string[], input = '') {
+  return spawnSync(join(root, 'bin', program), args, {
+    input,
+    cwd: root,
+    env: { PATH: '/usr/bin:/bin', RVPORT_EVIDENCE_RULES: rules },
+    encoding: 'utf8',
+  });
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'rvport-recorder-'));
+  rules = join(root, 'rules');
+  const recorder = join(root, 'recorder');
+  execFileSync('gcc', ['-O2', '-static', '-o', recorder, RECORDER_SOURCE]);
+  await mkdir(join(root, 'bin'));
+  await mkdir(join(root, 'native', root, 'bin'), { recursive: true });
+  for (const program of ['printf', 'sed', 'sort', 'seq', 'cp']) {
+    await link(recorder, join(root, 'bin', program));
+    await symlink(`/usr/bin/${program}`, join(root, 'native', root, 'bin', program));
+  }
+  // the "riscv64" twins: the same host programs, except printf, which prints float digits of its own
+  for (const program of ['sed', 'sort', 'seq', 'cp'])
+    await symlink(`/usr/bin/${program}`, join(root, 'bin', `${program}.riscv64`));
+  const twin = join(root, 'bin', 'printf.riscv64');
+  await writeFile(
+    twin,
+    '#!/bin/sh\ncase "$1" in *g*) /usr/bin/printf 0.1000000000000000000000000000;; *) /usr/bin/printf "$@";; esac\n',
+  );
+  await chmod(twin, 0o755);
+}, 60_000);
+
+describe('the recorder', () => {
+  it('runs machine-dependent filters under both programs, gives the native result and logs the difference', async () => {
+    await setRules(0);
+    await writeFile(log(), '');
+    expect(call('printf', ['%.30g', '0.1']).stdout).toBe(
+      execFileSync('/usr/bin/printf', ['%.30g', '0.1'], { encoding: 'utf8' }),
+    );
+    expect(call('printf', ['%s-%s', 'a', 'b']).stdout).toBe('a-b');
+    expect(call('seq', ['2']).stdout).toBe('1\n2\n');
+    const sorted = call('sort', ['-g'], '10\n9\n');
+    expect(sorted.stdout).toBe('9\n10\n');
+    expect(sorted.status).toBe(0);
+    const { invocations } = readInvocationLog(await readFile(log(), 'latin1'));
+    expect(invocations.map((c) => [c.program, c.class, c.outcome])).toEqual([
+      ['printf', 'machine', 'differ:stdout'],
+      ['printf', 'plain', 'exec'],
+      ['seq', 'machine', 'same'],
+      ['sort', 'machine', 'same'],
+    ]);
+  });
+
+  it('never runs twice what has effects, and passes exit status, stdin and stderr through', async () => {
+    await setRules(1000);
+    await writeFile(log(), '');
+    await writeFile(join(root, 'in.txt'), 'one\ntwo\n');
+    const copied = call('cp', ['in.txt', 'copy.txt']);
+    expect(copied.status).toBe(0);
+    expect(await readFile(join(root, 'copy.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(call('sed', ['-n', '2p'], 'a\nb\nc\n').stdout).toBe('b\n');
+    const failed = call('sed', ['-n', 'p', 'missing-file']);
+    expect(failed.status).toBe(2);
+    expect(failed.stderr).toMatch(/missing-file/);
+    call('sort', ['-o', 'sorted.txt', 'in.txt']);
+    const { invocations } = readInvocationLog(await readFile(log(), 'latin1'));
+    expect(invocations.map((c) => [c.program, c.class, c.outcome])).toEqual([
+      ['cp', 'plain', 'exec'],
+      ['sed', 'sample', 'same'],
+      ['sed', 'sample', 'same'],
+      ['sort', 'plain', 'exec'],
+    ]);
+  });
+
+  it('samples and classifies exactly as invocationRules.ts does', async () => {
+    await setRules(300);
+    await writeFile(log(), '');
+    const argvs = Array.from({ length: 60 }, (_, i) => [`s/x${i}/y/`]);
+    for (const args of argvs) call('sed', args, 'x\n');
+    call('printf', ['%e', '1']);
+    call('sort', ['-k1,1g', '-o', 'out']);
+    const { invocations } = readInvocationLog(await readFile(log(), 'latin1'));
+    const expected = [
+      ...invocations
+        .slice(0, argvs.length)
+        .map((c, i) => (isSampled(SEED, 300, c.pid, 'sed', root, argvs[i] ?? []) ? 'sample' : 'plain')),
+      'machine',
+      'machine',
+    ];
+    expect(invocations.map((c) => c.class)).toEqual(expected);
+    expect(expected.filter((c) => c === 'sample').length).toBeGreaterThan(5);
+    expect(classifyInvocation('sort', ['-k1,1g', '-o', 'out'])).toEqual({ machine: true, replayable: false });
+    expect(invocations.at(-1)?.outcome).toBe('unreplayable');
+  });
+
+  it('keeps one line per call whatever the arguments hold (a forged log line stays an argument)', async () => {
+    await setRules(0);
+    await writeFile(log(), '');
+    const forged = 'x\nV2\tmachine\tsame\t0\t1\tprintf\t/\t%.30g';
+    call('sed', ['-n', `/${forged}/p`], 'y\n');
+    const { invocations, malformed } = readInvocationLog(await readFile(log(), 'latin1'));
+    expect(malformed).toBe(0);
+    expect(invocations).toHaveLength(1);
+    expect(invocations[0]?.args).toEqual(['-n', `/${forged}/p`]);
+  });
+});

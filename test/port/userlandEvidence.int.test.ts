@@ -1,0 +1,154 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPort } from '../../src/port/runPort.ts';
+import { RecipeCache } from '../../src/recipes/RecipeCache.ts';
+import { recipeCacheDir } from '../../src/recipes/recipeCacheDir.ts';
+import { makePortHome } from '../helpers/portHome.ts';
+import { provisionedImages } from '../sandbox/provisionedImages.ts';
+
+// A plain-Make package of the test's own, nowhere in the proof table, ported with --mode auto: it
+// builds in native-userland mode on its own evidence. Its twin differs in one line, a header
+// written by coreutils printf with 30 digits of 0.1, which x86_64 (80-bit long double) and
+// riscv64 (128-bit) print differently: that build is caught and redone in accelerated mode.
+const MINUTES = 60_000;
+let home: string;
+let work: string;
+
+const GEN = `#!/bin/sh
+# a configure-like generator: many small calls of the text tools
+set -e
+echo '/* generated */' 
+n=0
+for w in $(seq 1 30); do
+  name=$(echo "word$w" | tr a-z A-Z | sed 's/WORD/W_/')
+  case $(expr $w % 3) in 0) kind=three ;; *) kind=$(printf '%s' "k$w" | cut -c1-2) ;; esac
+  echo "$name $kind"
+  n=$(expr $n + 1)
+done | sort -k2,2 -k1,1 | awk '{ printf "#define %s \\"%s\\"\\n", $1, $2 }'
+printf '#define COUNT %s\\n' "$(grep -c . words.txt)"
+printf '#define LONGEST "%s"\\n' "$(sort words.txt | head -n 1)"
+`;
+
+function makeProject(name: string, extra = ''): string {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'words.txt'), 'riscv\nsandbox\nport\nuserland\n');
+  writeFileSync(join(dir, 'gen.sh'), GEN + extra);
+  chmodSync(join(dir, 'gen.sh'), 0o755);
+  writeFileSync(
+    join(dir, 'main.c'),
+    '#include <stdio.h>\n#include "gen.h"\nint main(void) { printf("%s %d\\n", W_1, COUNT); return 0; }\n',
+  );
+  writeFileSync(
+    join(dir, 'Makefile'),
+    [
+      'PREFIX ?= /usr/local',
+      `all: ${name}`,
+      'gen.h: gen.sh words.txt',
+      '\t./gen.sh > gen.h',
+      `${name}: main.c gen.h`,
+      '\t$(CC) $(CFLAGS) -o $@ main.c',
+      'install: all',
+      `\tmkdir -p $(DESTDIR)$(PREFIX)/bin && cp ${name} $(DESTDIR)$(PREFIX)/bin/`,
+      'clean:',
+      `\trm -f ${name} gen.h`,
+      '',
+    ].join('\n'),
+  );
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+  git('init', '-q');
+  git('add', '.');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qm', 'init');
+  return dir;
+}
+
+async function port(source: string, out: string) {
+  return runPort(
+    {
+      source,
+      maxAttempts: 2,
+      force: true,
+      optimize: false,
+      package: false,
+      restart: true,
+      mode: 'auto',
+      out: join(work, out),
+      offline: true,
+      costCapUsd: 0,
+      keepSandbox: false,
+      // no proof for anything: the build must stand on its own evidence
+      proofs: { command: '', proofs: {} },
+      env: { ...process.env, RVPORT_HOME: home },
+    },
+    { signal: new AbortController().signal, progress: () => {} },
+  );
+}
+
+beforeAll(async () => {
+  await provisionedImages();
+  home = makePortHome('rvport-evidence-home-');
+  work = mkdtempSync(join(tmpdir(), 'rvport-evidence-work-'));
+}, 30 * MINUTES);
+
+afterAll(() => {
+  rmSync(home, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe.sequential('native-userland mode on per-build evidence', () => {
+  it(
+    'builds a plain-Make package without a proof in the fast userland, and says on what evidence',
+    async () => {
+      const result = await port(makeProject('evclean'), 'clean');
+      expect(result.kind, result.message).toBe('verified');
+      const state = result.state;
+      expect(state?.options).toMatchObject({ mode: 'native-userland', modeEvidence: 'per-build' });
+      const evidence = state?.userlandEvidence;
+      expect(evidence?.accepted, evidence?.reason).toBe(true);
+      // seq and sort -k…,…  are not machine-dependent but seq is: it went through both programs
+      expect(evidence?.machineChecked).toBeGreaterThanOrEqual(1);
+      expect(evidence?.invocations).toBeGreaterThan(100);
+      expect(evidence?.differences).toEqual([]);
+      const report = readFileSync(join(result.outDir, 'report.md'), 'utf8');
+      expect(report).toMatch(/mode evidence \| accepted, the build's own/);
+      const saved = JSON.parse(readFileSync(join(result.outDir, 'state.json'), 'utf8'));
+      expect(saved.userlandEvidence.accepted).toBe(true);
+      const { entries } = await new RecipeCache(recipeCacheDir({ RVPORT_HOME: home })).list();
+      expect(entries.find((e) => e.package === 'evclean')?.modeEvidence).toMatchObject({
+        mode: 'native-userland',
+        kind: 'per-build',
+      });
+    },
+    30 * MINUTES,
+  );
+
+  it(
+    'catches a build the fast userland really changes and redoes it in accelerated mode',
+    async () => {
+      const dir = makeProject('evfloat', '/usr/bin/printf \'#define TENTH "%.30g"\\n\' 0.1\n');
+      const result = await port(dir, 'float');
+      expect(result.kind, result.message).toBe('verified');
+      const state = result.state;
+      expect(state?.options.mode).toBe('accelerated');
+      expect(state?.options.modeReason).toMatch(
+        /evidence was refused \(printf .*%\.30g.* 0\.1 gave another result under the riscv64 program \(stdout\)\); redone in accelerated mode/,
+      );
+      expect(state?.userlandEvidence?.accepted).toBe(false);
+      expect(state?.userlandEvidence?.differences[0]).toMatch(/^printf .*: differ:stdout$/);
+      const report = readFileSync(join(result.outDir, 'report.md'), 'utf8');
+      expect(report).toMatch(
+        /sandbox mode \| accelerated: native-userland mode on the build's own evidence was refused/,
+      );
+      expect(report).toMatch(/mode evidence \| refused/);
+      // only the accelerated build is remembered
+      const { entries } = await new RecipeCache(recipeCacheDir({ RVPORT_HOME: home })).list();
+      expect(entries.filter((e) => e.package === 'evfloat').map((e) => e.modeEvidence?.mode)).toEqual([
+        'accelerated',
+      ]);
+    },
+    40 * MINUTES,
+  );
+});
