@@ -12,11 +12,13 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OptimizationReport } from '../../src/optimize/OptimizationReport.ts';
 import type { ProbeReport } from '../../src/probe/buildProbeReport.ts';
 import { type ChrootSandbox, createSandbox, isSandboxError } from '../../src/sandbox/index.ts';
 import { addTarget } from '../../src/sandbox/ssh/addTarget.ts';
 import { createSshSandbox } from '../../src/sandbox/ssh/createSshSandbox.ts';
 import type { SshSandbox } from '../../src/sandbox/ssh/SshSandbox.ts';
+import { CRUNCH_PROJECT } from '../helpers/crunchProject.ts';
 import { runCli } from '../helpers/rvportCli.ts';
 import { type SshStandIn, sandboxSession, startSshStandIn } from '../helpers/sshStandIn.ts';
 import { provisionedImages } from './provisionedImages.ts';
@@ -252,6 +254,47 @@ describe('a port on the SSH target', () => {
     // the port's remote workspace is gone
     const left = await instance.run(['/bin/sh', '-c', 'ls -A /root/.cache/rvport-target | wc -l']);
     expect(left.stdout.trim()).toBe('1');
+  });
+});
+
+describe('performance mode on the SSH target', () => {
+  it('builds, gates and times the tunes there, with the statistics, and no speed claim on an emulated machine', {
+    timeout: 40 * 60_000,
+  }, async () => {
+    const project = join(scratch, 'crunch');
+    mkdirSync(project);
+    for (const [name, text] of Object.entries(CRUNCH_PROJECT)) writeFileSync(join(project, name), text);
+    const out = join(scratch, 'optimize-out');
+    // no LLM: the workload is the package's tests, the one source that needs none
+    const run = await cli([
+      'port',
+      project,
+      '--target',
+      'standin',
+      '--offline',
+      '--optimize',
+      '--json',
+      '--out',
+      out,
+    ]);
+    expect(run.code, run.stderr.slice(-3000)).toBe(0);
+    const state = JSON.parse(readFileSync(join(out, 'crunch', 'state.json'), 'utf8'));
+    expect(state.options.mode).toBe('native');
+    const report: OptimizationReport = state.optimization;
+    expect(report.status, report.reason).toBe('done');
+    expect(report.workload?.source).toBe('tests');
+    // the stand-in's sessions run under qemu, and the probe through ssh says so
+    expect(report.target?.emulated).toBe(true);
+    const gated = report.tunes.filter((t) => t.status === 'gated');
+    expect(gated.length, JSON.stringify(report.tunes, null, 1)).toBeGreaterThanOrEqual(4);
+    for (const tune of gated) {
+      expect(tune.timing?.runs).toBe(3);
+      expect(tune.timing?.p).toBeGreaterThan(0);
+      expect(tune.timing?.method).toBe('exact');
+    }
+    expect(report.winner).toBeNull();
+    expect(report.verdict).toMatch(/^no speed claim under emulation/);
+    expect(readFileSync(join(out, 'crunch', 'report.md'), 'utf8')).toContain('## Optimization');
   });
 });
 
