@@ -7,10 +7,11 @@ import { findImages } from '../../src/sandbox/findImages.ts';
 import { makePortHome } from '../helpers/portHome.ts';
 
 // A crate with dependencies, a build script and a proc-macro (serde's derive), ported for real
-// and offline in accelerated mode with the Rust layer (x86_64 cargo and rustc building riscv64),
-// then in emulated mode: both verified, the accelerated one faster, and its build scripts and
-// proc-macros (x86_64 by design) not counted as wrong-architecture artifacts.
-// Needs `rvport sandbox setup --mode accelerated --rust`.
+// and offline in accelerated mode with the Rust layer (x86_64 cargo and rustc building riscv64):
+// verified, its tests passing, and its build scripts and proc-macros (x86_64 by design) not
+// counted as wrong-architecture artifacts. Its time against an emulated build is a benchmark
+// (bench/rust-go-debian.ts, BENCHMARKS.md), not an assertion: the emulated port alone takes a
+// quarter of an hour here. Needs `rvport sandbox setup --mode accelerated --rust`.
 const MINUTES = 60_000;
 let home: string;
 let work: string;
@@ -74,13 +75,15 @@ function request(source: string, mode: PortRequest['mode'], out: string): PortRe
     out: join(work, out),
     offline: true,
     keepSandbox: false,
+    // the replay is tested on its own (test/port/replay.int.test.ts)
+    replay: false,
     env: { ...process.env, RVPORT_HOME: home },
   };
 }
 
 describe('a crate with dependencies in accelerated mode', () => {
   it(
-    'builds with the x86_64 cargo and rustc for riscv64, verified with its tests passing, faster than emulated',
+    'builds with the x86_64 cargo and rustc for riscv64, verified with its tests passing',
     async () => {
       const images = await findImages(home);
       expect(
@@ -105,17 +108,7 @@ describe('a crate with dependencies in accelerated mode', () => {
       );
       expect(artifact).toMatchObject({ machine: 'riscv64' });
       expect(state?.artifacts.some((a) => a.path.includes('build-script-build'))).toBe(false);
-
-      const emulated = await runPort(request(source, 'emulated', 'emu'), {
-        signal: AbortSignal.timeout(60 * MINUTES),
-        progress,
-      });
-      expect(emulated.kind, emulated.message).toBe('verified');
-      const fast = state?.timings.build ?? 0;
-      const slow = emulated.state?.timings.build ?? 0;
-      console.log(`pointjson build: accelerated ${fast / 1000} s, emulated ${slow / 1000} s`);
-      expect(fast).toBeLessThan(slow);
     },
-    100 * MINUTES,
+    45 * MINUTES,
   );
 });
