@@ -40,6 +40,7 @@ import { createPortState, type PortState } from './PortState.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 import { portGraph } from './portGraph.ts';
 import { portRunId } from './portRunId.ts';
+import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from './vocabulary.ts';
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60 * 60 * 1000;
 export const DEFAULT_TEST_TIMEOUT_MS = 30 * 60 * 1000;
@@ -654,7 +655,17 @@ function refusalOf(state: PortState): string | undefined {
   const evidence = state.userlandEvidence;
   if (evidence && !evidence.accepted) return evidence.reason;
   if (state.verification?.verdict !== 'verified') {
-    // a failure may be the fast userland's: only accelerated mode can say it is the package's
+    // a failure of a build command may be the fast userland's: only accelerated mode can say it
+    // is the package's. One that no build command made (the source, the LLM's cost cap, a limit
+    // of the sandbox, a fundamental blocker) stands: a redo would only pay for it twice.
+    const last = state.errors.at(-1);
+    const fromBuild =
+      last !== undefined &&
+      (last.node === 'build' || last.node === 'verify') &&
+      !FUNDAMENTAL_BLOCKERS.has(last.category) &&
+      !SANDBOX_LIMIT_CATEGORIES.has(last.category) &&
+      state.llm.costUsd <= state.options.costCapUsd;
+    if (!fromBuild) return undefined;
     return `the port ended ${state.buildStatus === 'ESCALATED' || state.buildStatus === 'FAILED' ? 'escalated' : 'without a verified build'} in native-userland mode`;
   }
   if (!evidence) return 'the build left no evidence';
