@@ -40,7 +40,7 @@ import { createPortState, type PortState } from './PortState.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 import { portGraph } from './portGraph.ts';
 import { portRunId } from './portRunId.ts';
-import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from './vocabulary.ts';
+import { redoReason, userlandRefusal } from './userlandRefusal.ts';
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60 * 60 * 1000;
 export const DEFAULT_TEST_TIMEOUT_MS = 30 * 60 * 1000;
@@ -384,7 +384,7 @@ export async function runPort(
     state.escalationReason ??= `rvport failed in node ${result.state.currentNode}: ${result.error?.message ?? result.state.error?.message}`;
   }
   if (request.redoOf?.evidence) state.userlandEvidence = request.redoOf.evidence;
-  const refused = perBuild && result.outcome !== 'interrupted' ? refusalOf(state) : undefined;
+  const refused = perBuild && result.outcome !== 'interrupted' ? userlandRefusal(state) : undefined;
   if (refused) {
     io.progress({ type: 'note', message: `${redoReason(refused)}` });
     return runPort(
@@ -648,30 +648,4 @@ function configuredDependencySources(request: PortRequest, env: NodeJS.ProcessEn
   if (goProxy) checkServiceUrl(goProxy, 'the Go module proxy');
   if (cargoRegistry) checkServiceUrl(cargoRegistry, 'the crate registry');
   return { ...(goProxy ? { goProxy } : {}), ...(cargoRegistry ? { cargoRegistry } : {}) };
-}
-
-/** Why a native-userland build on its own evidence is redone, or undefined when it stands. */
-function refusalOf(state: PortState): string | undefined {
-  const evidence = state.userlandEvidence;
-  if (evidence && !evidence.accepted) return evidence.reason;
-  if (state.verification?.verdict !== 'verified') {
-    // a failure of a build command may be the fast userland's: only accelerated mode can say it
-    // is the package's. One that no build command made (the source, the LLM's cost cap, a limit
-    // of the sandbox, a fundamental blocker) stands: a redo would only pay for it twice.
-    const last = state.errors.at(-1);
-    const fromBuild =
-      last !== undefined &&
-      (last.node === 'build' || last.node === 'verify') &&
-      !FUNDAMENTAL_BLOCKERS.has(last.category) &&
-      !SANDBOX_LIMIT_CATEGORIES.has(last.category) &&
-      state.llm.costUsd <= state.options.costCapUsd;
-    if (!fromBuild) return undefined;
-    return `the port ended ${state.buildStatus === 'ESCALATED' || state.buildStatus === 'FAILED' ? 'escalated' : 'without a verified build'} in native-userland mode`;
-  }
-  if (!evidence) return 'the build left no evidence';
-  return undefined;
-}
-
-function redoReason(reason: string): string {
-  return `native-userland mode on the build's own evidence was refused (${reason}); redone in accelerated mode`;
 }

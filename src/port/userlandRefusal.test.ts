@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { makeError } from './nodes/recordError.ts';
+import { portState } from './testing/portStateFixture.ts';
+import { userlandRefusal } from './userlandRefusal.ts';
+
+const accepted = { accepted: true, reason: 'ok' } as const;
+
+describe('userlandRefusal', () => {
+  it('redoes a build whose evidence was refused, or a build command that failed in the fast userland', () => {
+    expect(
+      userlandRefusal(
+        portState({ userlandEvidence: { ...accepted, accepted: false, reason: 'printf differs' } } as never),
+      ),
+    ).toBe('printf differs');
+    const failed = portState({
+      buildStatus: 'ESCALATED',
+      errors: [{ ...makeError({ node: 'build', output: 'a.c:1:1: error: x' }), category: 'COMPILATION' }],
+    });
+    expect(userlandRefusal(failed)).toBe('the port ended escalated in native-userland mode');
+  });
+
+  it('lets stand what no build command made: the cost cap, the source, a sandbox limit', () => {
+    const capped = portState({ buildStatus: 'ESCALATED' });
+    capped.llm = { ...capped.llm, costUsd: capped.options.costCapUsd + 1 };
+    expect(userlandRefusal(capped)).toBeUndefined();
+    const source = portState({
+      buildStatus: 'ESCALATED',
+      errors: [
+        {
+          ...makeError({ node: 'build', output: 'required file x/Makefile.in not found' }),
+          category: 'SOURCE_UNAVAILABLE',
+        },
+      ],
+    });
+    expect(userlandRefusal(source)).toBeUndefined();
+    const memory = portState({
+      buildStatus: 'ESCALATED',
+      errors: [{ ...makeError({ node: 'build', output: 'killed' }), category: 'MEMORY_LIMIT' }],
+    });
+    expect(userlandRefusal(memory)).toBeUndefined();
+  });
+
+  it('needs evidence for a verified build', () => {
+    const verified = portState({ verification: { verdict: 'verified', reason: '1 riscv64 ELF' } } as never);
+    expect(userlandRefusal(verified)).toBe('the build left no evidence');
+  });
+});
