@@ -1,6 +1,7 @@
 import type { Dependency } from '../analysis/dependencies/Dependency.ts';
 import { DEBIAN_CARGO_REGISTRY } from '../analysis/dependencies/resolveCrates.ts';
 import { shellQuote } from '../heuristics/planEdits.ts';
+import { cargoSourceReplacement } from './cargoSourceReplacement.ts';
 
 /** What building a cargo tree from Debian's packaged crates takes, and what it does to the lock. */
 export interface DebianCargoRegistry {
@@ -30,17 +31,7 @@ export const SET_ASIDE_SUFFIX = '.upstream';
 export function debianCargoRegistry(dependencies: readonly Dependency[]): DebianCargoRegistry | null {
   const crates = dependencies.filter((d) => d.kind === 'crate');
   if (!crates.some((d) => d.required && d.debianPackages.length > 0)) return null;
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, for the sandbox's shell
-  const home = '"${CARGO_HOME:-$HOME/.cargo}"';
-  const config = [
-    '[source.crates-io]',
-    `replace-with = "${SOURCE_NAME}"`,
-    '',
-    `[source.${SOURCE_NAME}]`,
-    `directory = "${DEBIAN_CARGO_REGISTRY}"`,
-    '',
-  ].join('\\n');
-  const prepare = [`mkdir -p ${home} && printf '${config}' > ${home}/config.toml`];
+  const prepare = [cargoSourceReplacement(SOURCE_NAME, DEBIAN_CARGO_REGISTRY)];
   const locked = crates.filter((d) => d.crate?.locked);
   const lockFile =
     crates.find((d) => d.crate?.lockFile)?.crate?.lockFile ??

@@ -2,6 +2,7 @@ import type { Dependency } from '../analysis/dependencies/Dependency.ts';
 import { SANDBOX_WORKSPACE } from '../sandbox/Sandbox.ts';
 import type { FetchedDependencies } from '../sources/deps/FetchedDependency.ts';
 import { CRATES_FOLDER } from '../sources/deps/fetchCrates.ts';
+import { cargoSourceReplacement } from './cargoSourceReplacement.ts';
 import type { PlanPhase } from './PortState.ts';
 
 /** Where a port's fetched dependencies are inside the sandbox (copied in with the source, read only by the build). */
@@ -45,20 +46,7 @@ const SOURCE_NAME = 'rvport-fetched';
  * sandbox, with cargo offline. The lock stays: it is what the crates were checked against.
  */
 export function fetchedCargoPrepare(): string[] {
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, for the sandbox's shell
-  const home = '"${CARGO_HOME:-$HOME/.cargo}"';
-  const config = [
-    '[source.crates-io]',
-    `replace-with = "${SOURCE_NAME}"`,
-    '',
-    `[source.${SOURCE_NAME}]`,
-    `directory = "${SANDBOX_DEPS}/${CRATES_FOLDER}"`,
-    '',
-    '[net]',
-    'offline = true',
-    '',
-  ].join('\\n');
-  return [`mkdir -p ${home} && printf '${config}' > ${home}/config.toml`];
+  return [cargoSourceReplacement(SOURCE_NAME, `${SANDBOX_DEPS}/${CRATES_FOLDER}`, true)];
 }
 
 /** The Debian packages the dependencies resolved to, which a fetched build does not need. */
