@@ -13,6 +13,7 @@ import {
 } from './detectBuildSystems.ts';
 import { extractDependencies } from './extractDependencies.ts';
 import { type Finding, SEVERITY_RANK, type Severity } from './hazards/index.ts';
+import { type ProjectUrl, projectNames, projectUrls } from './projectUrls.ts';
 import { type RefusedLink, SourceTree } from './SourceTree.ts';
 import { scanArchitecture } from './scanArchitecture.ts';
 
@@ -37,6 +38,8 @@ export interface Analysis {
   compiledSources: number;
   /** Compiled languages beyond C and C++ whose compiler the build needs (Objective-C, Ada). */
   extraLanguages: ExtraLanguage[];
+  /** What the tree says of its own project: URLs (with the file saying so) and declared names. */
+  project: { urls: ProjectUrl[]; names: string[] };
   /** Symbolic links left out because they lead out of the tree: their targets were never read. */
   refusedLinks: RefusedLink[];
   durationMs: number;
@@ -78,6 +81,7 @@ export function analyzeTree(root: string, options: AnalyzeTreeOptions): Analysis
     files: tree.files.length,
     compiledSources: countCompiledSources(tree),
     extraLanguages: extraCompiledLanguages(tree),
+    project: { urls: projectUrls(tree, options.name), names: projectNames(tree) },
     refusedLinks: [...tree.refusedLinks],
     durationMs: Math.round(performance.now() - started),
   };

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { projectNames, projectUrls } from '../analysis/projectUrls.ts';
+import { SourceTree } from '../analysis/SourceTree.ts';
 import { DebianSourceIndex, parseSources } from '../debian/DebianSourceIndex.ts';
 import { debianSourceHint } from './debianSourceHint.ts';
 
@@ -29,6 +31,11 @@ function tree(files: Record<string, string>): string {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }
+/** What the analysis gives the hint: the tree's own URLs and declared names. */
+function projectOf(dir: string, name: string) {
+  const t = SourceTree.fromDisk(dir);
+  return { urls: projectUrls(t, name), names: projectNames(t) };
+}
 
 describe('debianSourceHint', () => {
   it('gives a checkout the Build-Depends of the Debian source package whose Homepage it names', () => {
@@ -36,7 +43,7 @@ describe('debianSourceHint', () => {
       'CMakeLists.txt': 'project(libdemo C)\n',
       'README.md': 'https://github.com/demo-org/libdemo\n',
     });
-    const hint = debianSourceHint({ dir, name: 'checkout', debian: null }, index);
+    const hint = debianSourceHint({ debian: null }, projectOf(dir, 'checkout'), index);
     expect(hint?.buildDepends).toEqual([['cmake'], ['libz-dev', 'zlib1g-dev']]);
     expect(hint?.hint).toEqual({
       package: 'libdemo1',
@@ -48,7 +55,7 @@ describe('debianSourceHint', () => {
   it("gives a debian: source without its debian.tar the Sources index's Build-Depends", () => {
     const dir = tree({ Makefile: 'all:\n' });
     const debian = { package: 'gdemo', version: '1.0-3', suite: 'trixie', tarball: 'x', packaging: null };
-    const hint = debianSourceHint({ dir, name: 'gdemo', debian }, index);
+    const hint = debianSourceHint({ debian }, projectOf(dir, 'gdemo'), index);
     expect(hint?.buildDepends).toEqual([['libgtk-3-dev']]);
     expect(hint?.problems?.[0]).toMatch(
       /^Build-Depends taken from the archive's Sources index for gdemo 1\.0-3/,
@@ -60,6 +67,6 @@ describe('debianSourceHint', () => {
       'CMakeLists.txt': 'project(other C)\n',
       'README.md': 'uses https://github.com/demo-org/libdemo\n',
     });
-    expect(debianSourceHint({ dir, name: 'other', debian: null }, index)).toBeNull();
+    expect(debianSourceHint({ debian: null }, projectOf(dir, 'other'), index)).toBeNull();
   });
 });

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { projectNames, projectUrls } from '../analysis/projectUrls.ts';
-import { SourceTree } from '../analysis/SourceTree.ts';
+import type { Analysis } from '../analysis/analyzeTree.ts';
 import { DebianSourceIndex } from '../debian/DebianSourceIndex.ts';
 import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
 import { matchDebianSource } from '../debian/matchDebianSource.ts';
@@ -31,7 +30,8 @@ const NOTHING = { installed: [], leftOut: [], patchesApplied: [], patchesSkipped
  * cannot be had; never an error.
  */
 export function debianSourceHint(
-  acquired: Pick<AcquiredSource, 'dir' | 'name' | 'debian'>,
+  acquired: Pick<AcquiredSource, 'debian'>,
+  project: Analysis['project'],
   index: DebianSourceIndex,
 ): DebianKnowledge | null {
   if (acquired.debian?.packaging) return null;
@@ -47,11 +47,9 @@ export function debianSourceHint(
       hint: { package: entry.name, version: entry.version, via: 'its name' },
     };
   }
-  const tree = SourceTree.fromDisk(acquired.dir);
-  const urls = projectUrls(tree, acquired.name);
   // a forge repository the tree names as its own counts as a declared name
-  const repoNames = urls.map((u) => projectKey(u.url)?.split('/')[2]).filter((n): n is string => !!n);
-  const match = matchDebianSource(index, urls, [...projectNames(tree), ...repoNames]);
+  const repoNames = project.urls.map((u) => projectKey(u.url)?.split('/')[2]).filter((n): n is string => !!n);
+  const match = matchDebianSource(index, project.urls, [...project.names, ...repoNames]);
   if (!match) return null;
   return {
     ...NOTHING,

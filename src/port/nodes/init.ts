@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { analyzeTree } from '../../analysis/analyzeTree.ts';
+import { type Analysis, analyzeTree } from '../../analysis/analyzeTree.ts';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import type { AcquiredSource } from '../../sources/AcquiredSource.ts';
 import { acquireSource } from '../../sources/acquireSource.ts';
@@ -20,10 +20,14 @@ import { makeError, recordError } from './recordError.ts';
  * Debian's knowledge for a `debian:` source: its Build-Depends and the patches of its series
  * that apply (the port's first patches), said in the progress.
  */
-async function debianStart(acquired: AcquiredSource, svc: PortServices): Promise<Partial<PortState>> {
+async function debianStart(
+  acquired: AcquiredSource,
+  project: Analysis['project'],
+  svc: PortServices,
+): Promise<Partial<PortState>> {
   const packaged = await debianKnowledge(acquired, tmpdir());
   const index = packaged?.debian.buildDepends.length ? null : await svc.debianSources?.();
-  const hint = index ? debianSourceHint(acquired, index) : null;
+  const hint = index ? debianSourceHint(acquired, project, index) : null;
   const known = hint
     ? {
         debian: { ...hint, problems: [...(packaged?.debian.problems ?? []), ...(hint.problems ?? [])] },
@@ -89,7 +93,7 @@ export const initNode = FunctionNode<PortState>({
       const rust = svc.chooseRust?.(analysis.buildSystem.type) ?? null;
       if (rust) svc.progress({ type: 'note', message: `Rust: ${rust}` });
       const modeReason = choice && rust ? `${choice.reason}; Rust: ${rust}` : choice?.reason;
-      const debian = await debianStart(acquired, svc);
+      const debian = await debianStart(acquired, analysis.project, svc);
       return {
         context: {
           source: {
