@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Integration suites start real processes and sandboxes; keep the two cores for them.
     maxWorkers: 2,
+    // The default report, then one plain line of counts ("N passed, N failed") that ends the output.
+    reporters: ['default', './test/reporters/plainSummary.ts'],
   },
 });
