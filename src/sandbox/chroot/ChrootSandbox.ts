@@ -6,6 +6,7 @@ import { debianMirror } from '../../debian/debianMirror.ts';
 import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { SandboxError } from '../errors.ts';
+import { readFileOverRun, writeFileOverRun } from '../filesOverRun.ts';
 import { type CgroupPlacement, createCgroupPlacement } from '../limits/cgroupLimits.ts';
 import { resolveLimits } from '../limits/SandboxLimits.ts';
 import { watchDisk } from '../limits/watchDisk.ts';
@@ -114,23 +115,13 @@ export class ChrootSandbox implements Sandbox {
   }
 
   async readFile(path: string): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    const result = await this.run(['cat', '--', path], {
-      onStdout: (c) => chunks.push(c),
-      outputCapBytes: 4096,
-    });
+    const { result, data } = await readFileOverRun((c, o) => this.run(c, o), path);
     if (result.exitCode !== 0) throw this.fileError('read', path, result);
-    return Buffer.concat(chunks);
+    return data;
   }
 
   async writeFile(path: string, data: string | Buffer, mode?: number): Promise<void> {
-    const chmod = mode === undefined ? '' : ` && chmod ${mode.toString(8)} "$1"`;
-    const result = await this.run(
-      ['/bin/sh', '-c', `mkdir -p "$(dirname "$1")" && cat > "$1"${chmod}`, 'sh', path],
-      {
-        input: data,
-      },
-    );
+    const result = await writeFileOverRun((c, o) => this.run(c, o), path, data, mode);
     if (result.exitCode !== 0) throw this.fileError('write', path, result);
   }
 

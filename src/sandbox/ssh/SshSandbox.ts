@@ -8,6 +8,7 @@ import { extractTarball } from '../../sources/tar/extractTarball.ts';
 import { isCommandNotFound } from '../chroot/ChrootSandbox.ts';
 import { copyOutTree } from '../chroot/copyOutTree.ts';
 import { SandboxError } from '../errors.ts';
+import { readFileOverRun, writeFileOverRun } from '../filesOverRun.ts';
 import { resolveLimits, type SandboxLimitOverrides } from '../limits/SandboxLimits.ts';
 import { DebDownloadError, downloadDebs } from '../packages/downloadDebs.ts';
 import { parseAptUris } from '../packages/parseAptUris.ts';
@@ -114,22 +115,14 @@ export class SshSandbox implements Sandbox {
   }
 
   async readFile(path: string): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    const result = await this.run(['cat', '--', path], {
-      onStdout: (c) => chunks.push(c),
-      outputCapBytes: 4096,
-    });
+    const { result, data } = await readFileOverRun((c, o) => this.run(c, o), path);
     if (result.exitCode !== 0) throw this.fileError('read', path, result);
-    return Buffer.concat(chunks);
+    return data;
   }
 
   async writeFile(path: string, data: string | Buffer, mode?: number): Promise<void> {
     this.insideWorkspace(path, 'write');
-    const chmod = mode === undefined ? '' : ` && chmod ${mode.toString(8)} "$1"`;
-    const result = await this.run(
-      ['/bin/sh', '-c', `mkdir -p "$(dirname "$1")" && cat > "$1"${chmod}`, 'sh', path],
-      { input: data },
-    );
+    const result = await writeFileOverRun((c, o) => this.run(c, o), path, data, mode);
     if (result.exitCode !== 0) throw this.fileError('write', path, result);
   }
 
