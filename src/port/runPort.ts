@@ -1,45 +1,45 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ContentsIndex, ensureContentsIndex } from '../analysis/dependencies/ContentsIndex.ts';
 import { rvportHome } from '../config/rvportHome.ts';
-import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
+import { DEFAULT_DEBIAN_SUITE } from '../debian/debianMirror.ts';
 import { imageAptLists, loadInstallablePackages } from '../debian/installablePackages.ts';
-import { PreflightError } from '../doctor/PreflightError.ts';
 import type { EngineEvent } from '../engine/events.ts';
 import { resetWorkflow, runWorkflow } from '../engine/runWorkflow.ts';
 import { FileStateStore } from '../engine/stores/FileStateStore.ts';
 import { recoveryHeuristics } from '../heuristics/index.ts';
 import { createLlmClient, loadLlmConfig } from '../llm/index.ts';
 import { RecipeCache } from '../recipes/RecipeCache.ts';
-import type { RecipeEntry } from '../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
 import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
-import { createSandbox } from '../sandbox/createSandbox.ts';
 import { SandboxError } from '../sandbox/errors.ts';
-import { findImages, imageKeys } from '../sandbox/findImages.ts';
+import { imageKeys } from '../sandbox/findImages.ts';
 import { collectUserlandEvidence } from '../sandbox/proof/collectUserlandEvidence.ts';
 import { canBuildRecorder, DEFAULT_SAMPLE_PER_MILLE } from '../sandbox/proof/evidenceLayer.ts';
 import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
 import { loadUserlandProofs, type UserlandProofTable } from '../sandbox/proof/userlandProofs.ts';
-import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
-import type { Sandbox, SandboxMode, TargetMode } from '../sandbox/Sandbox.ts';
+import type { SandboxMode, TargetMode } from '../sandbox/Sandbox.ts';
 import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
 import { SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
-import type { DependencySources } from '../sources/deps/acquireDependencies.ts';
-import { checkServiceUrl } from '../sources/deps/fetchLimited.ts';
 import { localHeadCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
 import { chooseRustLayer, loadRustProofs } from './chooseRustLayer.ts';
 import { chooseSandboxMode, type ModeChoice, type RequestedMode } from './chooseSandboxMode.ts';
+import { configuredDependencySources } from './configuredDependencySources.ts';
+import { contentsLoader } from './contentsLoader.ts';
 import { loadSourceIndex } from './debianSourceHint.ts';
+import { ensureSandboxImages } from './ensureSandboxImages.ts';
+import { localSandboxProvider } from './localSandboxProvider.ts';
 import { modeForLanguages } from './modeForLanguages.ts';
-import { type PortFiles, writeCacheHitOutputs, writePortOutputs } from './outputs/writePortOutputs.ts';
-import type { ModeAnalysis, PortServices, SandboxProvider } from './PortServices.ts';
+import { once } from './once.ts';
+import { writePortOutputs } from './outputs/writePortOutputs.ts';
+import { cacheHitResult, type PortResult, portResult } from './PortResult.ts';
+import type { ModeAnalysis, PortServices } from './PortServices.ts';
 import { createPortState, type PortState } from './PortState.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 import { portGraph } from './portGraph.ts';
 import { portRunId } from './portRunId.ts';
+import { sshSandboxProvider } from './sshSandboxProvider.ts';
 import { redoReason, userlandRefusal } from './userlandRefusal.ts';
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60 * 60 * 1000;
@@ -97,18 +97,7 @@ export interface PortRequest {
  */
 export const DEFAULT_DIFFERENTIAL = false;
 
-export type PortResultKind = 'verified' | 'not_verified' | 'escalated' | 'interrupted' | 'package_failed';
-
-export interface PortResult {
-  kind: PortResultKind;
-  exitCode: number;
-  outDir: string;
-  cacheHit: boolean;
-  resumed: boolean;
-  state: PortState | null;
-  files: PortFiles;
-  message: string;
-}
+export type { PortResult, PortResultKind } from './PortResult.ts';
 
 /**
  * One port, end to end: validate the SOURCE, answer from the recipe cache when it can, make sure
@@ -166,45 +155,18 @@ export async function runPort(
         );
   if (!request.optimize && cached) return cacheHitResult(cached, outDir, spec.name, request.package);
 
-  const images = await findImages(home, suite);
+  const images = await ensureSandboxImages({
+    home,
+    suite,
+    mode,
+    env,
+    signal: io.signal,
+    progress: io.progress,
+    ...(request.mirror ? { mirror: request.mirror } : {}),
+  });
   const nativeReady = Boolean(
     images.native && images.nativeTools && images.rootfs && !images.native.refusedReason,
   );
-  const ready =
-    mode === 'native' ||
-    {
-      emulated: images.rootfs,
-      accelerated: images.accel && images.tools && images.rootfs,
-      'native-userland': images.native && images.nativeTools && images.rootfs,
-    }[mode];
-  if (!ready) {
-    // What provisioning cannot set up itself stops the port here, each failure with its fix.
-    // (Loaded only here: the checks bring the LLM and queue clients, which a cache hit never needs.)
-    const { doctorContext, portPreflight } = await import('../doctor/doctorChecks.ts');
-    const preflight = await portPreflight(
-      doctorContext(env, { home, suite, ...(request.mirror ? { mirror: request.mirror } : {}) }),
-      {
-        needsMirror:
-          !images.rootfs ||
-          (mode !== 'emulated' && !images.tools) ||
-          (mode === 'native-userland' && !images.nativeTools),
-      },
-    );
-    const failures = preflight.filter((c) => c.status === 'fail');
-    if (failures.length > 0) throw new PreflightError(failures);
-    io.progress({
-      type: 'note',
-      message: `provisioning the riscv64 sandbox (${mode}, first run only; several minutes)`,
-    });
-    await setupSandbox({
-      home,
-      suite,
-      mode,
-      signal: io.signal,
-      ...(request.mirror ? { mirror: request.mirror } : {}),
-      onProgress: (message) => io.progress({ type: 'note', message }),
-    });
-  }
 
   if (existing && !resuming) await resetWorkflow(runId, { store }); // a completed run starts again
   if (!resuming) {
@@ -251,7 +213,7 @@ export async function runPort(
   const local =
     startMode === 'native'
       ? null
-      : sandboxProvider({
+      : localSandboxProvider({
           home,
           suite,
           mode: startMode,
@@ -399,100 +361,13 @@ export async function runPort(
     );
   }
   const files = await writePortOutputs(state, outDir, { package: request.package });
-  const resumed = result.resumed;
-  if (result.outcome === 'interrupted') {
-    return {
-      kind: 'interrupted',
-      exitCode: 130,
-      outDir,
-      cacheHit: false,
-      resumed,
-      state,
-      files,
-      message: `interrupted at ${result.state.currentNode}; run the same command to resume`,
-    };
-  }
-  if (state.buildStatus === 'ESCALATED' || state.buildStatus === 'FAILED') {
-    return {
-      kind: 'escalated',
-      exitCode: 1,
-      outDir,
-      cacheHit: false,
-      resumed,
-      state,
-      files,
-      message: `escalated: ${state.escalationReason}`,
-    };
-  }
-  const verified = state.verification?.verdict === 'verified';
-  if (request.package && files.packageError) {
-    return {
-      kind: 'package_failed',
-      exitCode: 2,
-      outDir,
-      cacheHit: false,
-      resumed,
-      state,
-      files,
-      message: `the port succeeded but the package could not be written: ${files.packageError}`,
-    };
-  }
-  return verified
-    ? {
-        kind: 'verified',
-        exitCode: 0,
-        outDir,
-        cacheHit: false,
-        resumed,
-        state,
-        files,
-        message: `verified: ${state.verification?.reason}`,
-      }
-    : {
-        kind: 'not_verified',
-        exitCode: 3,
-        outDir,
-        cacheHit: false,
-        resumed,
-        state,
-        files,
-        message: `built, but no riscv64 output was proven: ${state.verification?.reason ?? 'no verification'}`,
-      };
-}
-
-/**
- * A cache hit writes the recipe again without a sandbox. The cache keeps recipes, not built
- * files, so `--package` cannot be answered from it: the recipe is written, and exit 2 says why
- * there is no zip and how to get one.
- */
-async function cacheHitResult(
-  entry: RecipeEntry,
-  outDir: string,
-  name: string,
-  packageWanted: boolean,
-): Promise<PortResult> {
-  const files = await writeCacheHitOutputs(entry, outDir);
-  const verified = entry.verification.verdict === 'verified';
-  const hit = `recipe cache hit for ${name} (${entry.verification.verdict}, built ${entry.createdAt})`;
-  const base = { outDir, cacheHit: true, resumed: false, state: null };
-  if (packageWanted && verified) {
-    const packageError =
-      'the recipe cache keeps the recipe, not the built files; run again with --force to build and package them';
-    return {
-      ...base,
-      kind: 'package_failed',
-      exitCode: 2,
-      files: { ...files, packageError },
-      message: `${hit}, but no ${name}-riscv64.zip: ${packageError}`,
-    };
-  }
-  return {
-    ...base,
-    kind: verified ? 'verified' : 'not_verified',
-    exitCode: verified ? 0 : 3,
+  return portResult(
+    state,
+    { outcome: result.outcome, resumed: result.resumed, stoppedAt: result.state.currentNode },
+    outDir,
     files,
-    message: hit,
-  };
+    request.package,
+  );
 }
 
 /**
@@ -502,150 +377,4 @@ async function cacheHitResult(
 async function localCommit(spec: SourceSpec): Promise<string | null> {
   if (spec.kind !== 'directory' || !existsSync(join(spec.path, '.git'))) return null;
   return localHeadCommit(spec.path);
-}
-
-function sandboxProvider(options: {
-  home: string;
-  suite: string;
-  mode: SandboxMode;
-  keep: boolean;
-  imageId: string;
-  env?: Record<string, string>;
-  evidence?: { samplePerMille: number };
-}): SandboxProvider & {
-  useMode(mode: SandboxMode, imageId: string, evidence?: { samplePerMille: number }): void;
-  /** Accelerated mode with the Rust layer (the x86_64 cargo and rustc). */
-  useRust(imageId: string): void;
-  readonly mode: SandboxMode;
-} {
-  let instance: Promise<ChrootSandbox> | null = null;
-  let mode = options.mode;
-  let imageId = options.imageId;
-  let rust = false;
-  let evidence = options.evidence;
-  return {
-    get imageId() {
-      return imageId;
-    },
-    get mode() {
-      return mode;
-    },
-    useRust(nextImageId) {
-      if (instance) throw new Error('the sandbox instance is already running without the Rust layer');
-      rust = mode === 'accelerated';
-      if (rust) imageId = nextImageId;
-    },
-    suite: options.suite,
-    useMode(next, nextImageId, nextEvidence) {
-      if (next === mode && Boolean(nextEvidence) === Boolean(evidence)) return;
-      if (instance) throw new Error(`the sandbox instance is already running in ${mode} mode`);
-      mode = next;
-      imageId = nextImageId;
-      evidence = nextEvidence;
-    },
-    get: () => {
-      instance ??= createSandbox({
-        home: options.home,
-        suite: options.suite,
-        mode,
-        keep: options.keep,
-        ...(rust ? { rust: true } : {}),
-        ...(options.env ? { env: options.env } : {}),
-        ...(evidence ? { evidence } : {}),
-      });
-      return instance;
-    },
-    discard: async () => {
-      const current = instance;
-      instance = null;
-      if (current && !options.keep) await (await current).destroy();
-    },
-  };
-}
-
-/**
- * The sandbox of a port on an SSH target: one remote workspace with a host copy of `/build`
- * (the port reads the build tree on the host: verification reads ELF headers here). Never kept:
- * the remote folder is removed with the instance.
- */
-function sshSandboxProvider(options: {
-  home: string;
-  suite: string;
-  target: string;
-  mirror?: string;
-  env?: Record<string, string>;
-}): SandboxProvider & { useMode(mode: SandboxMode, imageId: string): void } {
-  let instance: Promise<Sandbox> | null = null;
-  return {
-    imageId: SSH_TARGET_IMAGE_ID,
-    suite: options.suite,
-    useMode() {
-      // the remote machine is what it is: there is no mode to choose
-    },
-    get: () => {
-      instance ??= createSandbox({
-        target: options.target,
-        home: options.home,
-        mirrorWorkspace: true,
-        ...(options.mirror ? { mirror: options.mirror } : {}),
-        ...(options.env ? { env: options.env } : {}),
-      });
-      return instance;
-    },
-    discard: async () => {
-      const current = instance;
-      instance = null;
-      if (current) await (await current).destroy();
-    },
-  };
-}
-
-/** Loads the riscv64 Contents index once (downloading it on first use); null when it cannot. */
-function contentsLoader(
-  home: string,
-  suite: string,
-  mirror: string | undefined,
-  progress: (e: ProgressEvent) => void,
-) {
-  return once(async () => {
-    const from = mirror ?? debianMirror();
-    if (!from) return null;
-    return ensureContentsIndex({
-      home,
-      suite,
-      mirror: from,
-      log: (line) => progress({ type: 'note', message: line }),
-    })
-      .then((file) => ContentsIndex.load(file))
-      .catch((error: Error) => {
-        progress({
-          type: 'note',
-          message: `Debian Contents index unavailable (${error.message}); using the alias table`,
-        });
-        return null;
-      });
-  });
-}
-
-/** A loader that runs once; every later call answers the same promise. */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | null = null;
-  return () => {
-    loaded ??= load();
-    return loaded;
-  };
-}
-
-/**
- * The proxy and registry of the request, else of RVPORT_GOPROXY / RVPORT_CARGO_REGISTRY (rvport's
- * own variables: a GOPROXY set for the host's go must not silently change what a port trusts).
- */
-function configuredDependencySources(request: PortRequest, env: NodeJS.ProcessEnv): DependencySources | null {
-  const goProxy = request.goProxy ?? env.RVPORT_GOPROXY;
-  const cargoRegistry = request.cargoRegistry ?? env.RVPORT_CARGO_REGISTRY;
-  if (!goProxy && !cargoRegistry) return null;
-  // a bad URL is bad input, refused before anything runs
-  if (goProxy) checkServiceUrl(goProxy, 'the Go module proxy');
-  if (cargoRegistry) checkServiceUrl(cargoRegistry, 'the crate registry');
-  return { ...(goProxy ? { goProxy } : {}), ...(cargoRegistry ? { cargoRegistry } : {}) };
 }
