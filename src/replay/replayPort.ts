@@ -4,6 +4,7 @@ import { join, posix, resolve } from 'node:path';
 import { rvportHome } from '../config/rvportHome.ts';
 import { DEFAULT_DEBIAN_SUITE } from '../debian/debianMirror.ts';
 import { MAX_COPY_BYTES, readFileConfined, writeFileAtomic, writeJsonAtomic } from '../fs/index.ts';
+import { copyDependenciesIn } from '../port/copyDependenciesIn.ts';
 import { copySourceIn } from '../port/nodes/buildSteps.ts';
 import { DEBIAN_PACKAGE_NAME } from '../port/outputs/BuildScript.ts';
 import { PORT_STATE_VERSION, type PortState, type ReplayRecord } from '../port/PortState.ts';
@@ -123,6 +124,8 @@ export async function replayPort(request: ReplayRequest): Promise<ReplayResult> 
   const sandbox = await createSandbox({ home, suite, mode });
   try {
     await copySourceIn(acquired.dir, sandbox);
+    const missing = await fetchedDependenciesIn(state, home, sandbox);
+    if (missing) return finish(false, missing, []);
     await copyRecipeIn(sandbox, recipe);
     if (recipe.packages.length) {
       progress(`installing packages.txt: ${recipe.packages.join(' ')}`);
@@ -167,6 +170,34 @@ export async function replayPort(request: ReplayRequest): Promise<ReplayResult> 
     );
   } finally {
     await sandbox.destroy().catch(() => {});
+  }
+}
+
+/**
+ * The Go modules or crates the port fetched host-side, from rvport's store into the instance,
+ * where build.sh's commands look for them (`/build/deps`): a replay has what the port had, and
+ * the sandbox still has no network. Returns why not, when the store lacks them (another
+ * machine, or a store cleared since).
+ */
+async function fetchedDependenciesIn(
+  state: PortState,
+  home: string,
+  sandbox: Sandbox,
+): Promise<string | null> {
+  const fetched = state.fetchedDependencies;
+  if (!fetched) return null;
+  if (
+    (fetched.kind !== 'go' && fetched.kind !== 'cargo') ||
+    !Array.isArray(fetched.paths) ||
+    !fetched.paths.every((p) => typeof p === 'string')
+  )
+    return 'state.json names fetched dependencies in a form rvport does not write';
+  try {
+    await copyDependenciesIn(fetched, home, sandbox);
+    return null;
+  } catch (error) {
+    const option = fetched.kind === 'go' ? '--go-proxy' : '--cargo-registry';
+    return `the port's fetched dependencies are not all in this machine's store (${(error as Error).message}); port again with ${option} to fetch them`;
   }
 }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PortRequest, runPort } from '../../src/port/runPort.ts';
 import { RecipeCache } from '../../src/recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../src/recipes/recipeCacheDir.ts';
+import { replayPort } from '../../src/replay/replayPort.ts';
 import { type GoProxy, startGoProxy } from '../helpers/goProxyServer.ts';
 import { makePortHome } from '../helpers/portHome.ts';
 import { startCli } from '../helpers/rvportCli.ts';
@@ -118,6 +119,14 @@ describe('a Go module whose requirement comes from a module proxy', () => {
             ),
           ),
         ).toBe(true);
+        // the replay (the port's last step) had the fetched modules too: build.sh alone, in a
+        // fresh instance, with the store's copy in /build/deps
+        expect(result.state?.replay?.replayed, result.state?.replay?.reason).toBe('yes');
+        // with the store gone (another machine), a replay says what is missing and how to fetch it
+        rmSync(join(home, 'deps', 'go'), { recursive: true, force: true });
+        const again = await replayPort({ dir: result.outDir, env: { ...process.env, RVPORT_HOME: home } });
+        expect(again.record.replayed).toBe('no');
+        expect(again.record.reason).toMatch(/not all in this machine's store .*port again with --go-proxy/);
       } finally {
         await proxy.close();
       }

@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import type { NodeRunContext } from '../../engine/types.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { SANDBOX_WORKSPACE, type Sandbox, type SandboxRunResult } from '../../sandbox/Sandbox.ts';
-import type { FetchedDependencies } from '../../sources/deps/FetchedDependency.ts';
-import { stageDependencies } from '../../sources/deps/stageDependencies.ts';
-import { SANDBOX_DEPS } from '../fetchedDependencyPlan.ts';
+import { copyDependenciesIn } from '../copyDependenciesIn.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { normalizeAutotoolsTimestamps } from '../normalizeTimestamps.ts';
 import type { PortServices } from '../PortServices.ts';
@@ -38,24 +36,6 @@ export async function freshSource(state: PortState, sandbox: Sandbox, home: stri
     await applyPatches(target, rest);
   });
   if (state.fetchedDependencies) await copyDependenciesIn(state.fetchedDependencies, home, sandbox);
-}
-
-/**
- * The port's checked dependencies from rvport's store into the instance (`/build/deps`), a
- * copy: the store itself is never in the sandbox's reach, and the build's writes to its copy
- * die with the instance.
- */
-async function copyDependenciesIn(
-  fetched: FetchedDependencies,
-  home: string,
-  sandbox: Sandbox,
-): Promise<void> {
-  const staged = await stageDependencies(fetched, home);
-  try {
-    await sandbox.copyIn(staged.dir, SANDBOX_DEPS);
-  } finally {
-    await rm(staged.root, { recursive: true, force: true });
-  }
 }
 
 /**
