@@ -43,9 +43,20 @@ const basePlan: BuildPlan = {
   origin: 'default',
 };
 
+/** What dpkg lists for installed packages (the rest: not installed). */
+const FILE_LISTS: Record<string, string[]> = {
+  'libncurses-dev': ['/usr/include/curses.h', '/usr/include/ncurses.h'],
+  libquickjs: [
+    '/usr/include/quickjs',
+    '/usr/include/quickjs/quickjs-libc.h',
+    '/usr/include/quickjs/quickjs.h',
+  ],
+};
+
 /** What the riscv64 Contents index answers for the fixtures. */
 const PROVIDERS: Record<string, string> = {
   'header:curses.h': 'libncurses-dev',
+  'header:quickjs-libc.h': 'libquickjs',
   'library:ncurses': 'libncurses-dev',
   'pkgconfig:ogg': 'libogg-dev',
   'command:help2man': 'help2man',
@@ -86,6 +97,11 @@ function context(
       installed.push([...packages]);
       return ok();
     },
+    // dpkg-query -L PACKAGE: the package's files, as dpkg lists them
+    run: async (command: readonly string[]) => {
+      const files = FILE_LISTS[command[2] ?? ''];
+      return files ? { ...ok(), stdout: files.join('\n') } : { ...ok(), exitCode: 1 };
+    },
   } as unknown as Sandbox;
   return {
     failure: {
@@ -124,6 +140,23 @@ describe('install-missing-package', () => {
     const outcome = await installMissingPackage.apply(ctx, { key, reason: '' });
     expect(outcome).toMatchObject({ applied: true, plan: { packages: [pkg] } });
     expect(installed).toEqual([[pkg]]);
+  });
+
+  it("puts a header's own folder on CPATH when the build names the header without it", async () => {
+    const output = 'jseng-quick.c:18:10: fatal error: quickjs-libc.h: No such file or directory\n';
+    const ctx = context(output, {}, { ...basePlan, env: { CPATH: '/opt/x' } });
+    const match = await installMissingPackage.match(ctx);
+    expect(match?.key).toBe('header:quickjs-libc.h');
+    const outcome = await installMissingPackage.apply(ctx, match ?? { key: '', reason: '' });
+    expect(outcome).toMatchObject({
+      applied: true,
+      description:
+        'installed libquickjs (provides the header quickjs-libc.h in /usr/include/quickjs, added to CPATH)',
+      plan: { packages: ['libquickjs'], env: { CPATH: '/opt/x:/usr/include/quickjs' } },
+    });
+    // a header where the compiler looks already changes no search path
+    const curses = await installMissingPackage.apply(context(''), { key: 'header:curses.h', reason: '' });
+    expect(curses.plan?.env?.CPATH).toBeUndefined();
   });
 
   it('gives up when no package provides it, or the package did not help', async () => {

@@ -1,4 +1,4 @@
-import { withPackages } from './planEdits.ts';
+import { withEnv, withPackages } from './planEdits.ts';
 import type { HeuristicContext, HeuristicMatch, RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 type Kind = 'header' | 'library' | 'pkgconfig' | 'command';
@@ -70,11 +70,39 @@ export const installMissingPackage: RecoveryHeuristic = {
         commands: [command],
       };
     }
+    const plan = withPackages(ctx.plan, [pkg]);
+    const folder = kind === 'header' ? await headerFolder(ctx, pkg, name) : null;
+    if (!folder)
+      return {
+        applied: true,
+        description: `installed ${pkg} (provides the ${kind} ${name})`,
+        commands: [command],
+        plan,
+      };
+    const cpath = ctx.plan.env?.CPATH;
     return {
       applied: true,
-      description: `installed ${pkg} (provides the ${kind} ${name})`,
+      description: `installed ${pkg} (provides the ${kind} ${name} in ${folder}, added to CPATH)`,
       commands: [command],
-      plan: withPackages(ctx.plan, [pkg]),
+      plan: withEnv(plan, 'CPATH', cpath ? `${cpath}:${folder}` : folder),
     };
   },
 };
+
+/**
+ * The folder below /usr/include where an installed package keeps a header the build names
+ * without that folder (`quickjs-libc.h` in /usr/include/quickjs), which the compiler then
+ * searches through CPATH whatever the build system; null when the header is where the build
+ * looks already. Read from the package's file list inside the sandbox.
+ */
+async function headerFolder(ctx: HeuristicContext, pkg: string, name: string): Promise<string | null> {
+  const listed = await ctx.sandbox.run(['dpkg-query', '-L', pkg], { outputCapBytes: 1024 * 1024 });
+  if (listed.exitCode !== 0) return null;
+  const paths = listed.stdout
+    .split('\n')
+    .filter((p) => p.startsWith('/usr/include/') && p.endsWith(`/${name}`));
+  if (paths.length === 0 || paths.includes(`/usr/include/${name}`)) return null;
+  const shortest = paths.sort((a, b) => a.length - b.length)[0] ?? '';
+  const folder = shortest.slice(0, -name.length - 1);
+  return /^\/usr\/include\/[\w+./-]+$/.test(folder) && !folder.split('/').includes('..') ? folder : null;
+}

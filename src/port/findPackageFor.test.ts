@@ -40,4 +40,23 @@ describe('findPackageFor', () => {
     expect(findPackageFor(index, 'header', 'config.h')).toBeNull();
     expect(findPackageFor(index, 'header', 'deep/x.h')).toBeNull();
   });
+
+  it("finds a bare header in a library's own folder, named as the header is, and nowhere else", () => {
+    const index = ContentsIndex.fromText(
+      [
+        'usr/include/giac/quickjs-libc.h\tlibgiac-dev',
+        'usr/include/quickjs/quickjs-libc.h\tlibquickjs',
+        'usr/include/lua5.4/lualib.h\tliblua5.4-dev',
+        'usr/include/SDL/SDL_image.h\tlibsdl-image1.2-dev',
+        'usr/include/SDL2/SDL_image.h\tlibsdl2-image-dev',
+        'usr/include/foo/bar.h\tlibfoo-dev',
+      ].join('\n'),
+    );
+    expect(findPackageFor(index, 'header', 'quickjs-libc.h')).toBe('libquickjs');
+    expect(findPackageFor(index, 'header', 'lualib.h')).toBe('liblua5.4-dev');
+    // two libraries keep one: nothing is chosen
+    expect(findPackageFor(index, 'header', 'SDL_image.h')).toBeNull();
+    // a folder named otherwise is not the header's own
+    expect(findPackageFor(index, 'header', 'bar.h')).toBeNull();
+  });
 });

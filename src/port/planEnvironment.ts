@@ -33,6 +33,10 @@ const ALLOWED_NAMES = new Set([
   'PKG_CONFIG',
   'PKG_CONFIG_PATH',
   'PKG_CONFIG_LIBDIR',
+  // the compiler's include search path (a header a library keeps in a folder of its own)
+  'CPATH',
+  'C_INCLUDE_PATH',
+  'CPLUS_INCLUDE_PATH',
   'ACLOCAL',
   'ACLOCAL_PATH',
   'AUTOCONF',
