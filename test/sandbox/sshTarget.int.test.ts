@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   lstatSync,
@@ -220,6 +221,27 @@ describe('the SSH target', () => {
     expect((await instance.run(['test', '-d', root])).exitCode).toBe(0);
     await other.destroy();
     expect((await instance.run(['test', '-e', root])).exitCode).toBe(1);
+  });
+
+  it('removes the workspace a killed rvport left there when the next one starts', {
+    timeout: 120_000,
+  }, async () => {
+    const left = await createSshSandbox({ target: standIn.url, home });
+    const root = left.remoteRoot;
+    // its owner dies without destroying it (a kill -9): the pid of a process that has exited
+    const ownerFile = join(home, 'targets', 'instances', root.split('/').at(-1) ?? '', 'owner.json');
+    const owner = JSON.parse(readFileSync(ownerFile, 'utf8'));
+    const gone = spawnSync('true').pid;
+    writeFileSync(ownerFile, JSON.stringify({ ...owner, ownerPid: gone }));
+    // a live owner's workspace (this process's own box) stays
+    const next = await createSshSandbox({ target: standIn.url, home });
+    try {
+      expect((await instance.run(['test', '-e', root])).exitCode).toBe(1);
+      expect(existsSync(ownerFile)).toBe(false);
+      expect((await instance.run(['test', '-d', box.remoteRoot])).exitCode).toBe(0);
+    } finally {
+      await next.destroy();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile } from 'node:fs/promises';
 import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
+import { isProcessAlive } from '../../process/isProcessAlive.ts';
 import { SandboxError } from '../errors.ts';
 import { detachMountsUnder, removeTree } from '../removeTree.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
@@ -73,15 +74,6 @@ export async function listInstances(paths: SandboxPaths): Promise<InstanceRecord
   return records;
 }
 
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Host processes whose command line names `needle` (our unshare commands name their instance). */
 export async function processesMentioning(needle: string): Promise<number[]> {
   const pids: number[] = [];
@@ -109,7 +101,7 @@ export interface CleanupReport {
 export async function cleanupStale(paths: SandboxPaths): Promise<CleanupReport> {
   const report: CleanupReport = { removedInstances: [], killedProcesses: [], unmounted: [] };
   for (const record of await listInstances(paths)) {
-    if (record.ownerPid === process.pid || processAlive(record.ownerPid)) continue;
+    if (record.ownerPid === process.pid || isProcessAlive(record.ownerPid)) continue;
     const layout = instanceLayout(paths, record.id);
     for (const pid of await processesMentioning(layout.merged)) {
       try {

@@ -13,6 +13,7 @@ import { printable } from './printable.ts';
 import { isRemoteRoot, OPEN_SCRIPT } from './remoteWorkspace.ts';
 import { SshSandbox } from './SshSandbox.ts';
 import { remoteQuote, SSH_ENV, type SshClientFiles, sshArgv } from './sshArgv.ts';
+import { recordWorkspaceOwner, removeStaleWorkspaces } from './staleWorkspaces.ts';
 import { resolveTarget, targetPaths } from './targetStore.ts';
 
 export interface CreateSshSandboxOptions {
@@ -49,6 +50,8 @@ export async function createSshSandbox(options: CreateSshSandboxOptions): Promis
   const files: SshClientFiles = { knownHosts: paths.knownHosts, ...(identity ? { identity } : {}) };
   if ((await readPinnedKeys(paths.knownHosts, target.knownHostsName)).length === 0)
     throw unknownHostKey(target);
+  const debCache = join(sandboxPaths(home).debCache, 'sandbox-riscv64');
+  await removeStaleWorkspaces(paths.instances, { target, files, debCache });
   const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const command = ['exec', '/bin/sh', '-c', OPEN_SCRIPT, 'rvport-open', id].map(remoteQuote).join(' ');
   const opened = await runProcess({
@@ -80,13 +83,14 @@ export async function createSshSandbox(options: CreateSshSandboxOptions): Promis
   }
   const localDir = join(paths.instances, id);
   await mkdir(join(localDir, 'build'), { recursive: true, mode: 0o700 });
+  await recordWorkspaceOwner(localDir, target.url, root);
   const box = new SshSandbox({
     id,
     target,
     files,
     root,
     localDir,
-    debCache: join(sandboxPaths(home).debCache, 'sandbox-riscv64'),
+    debCache,
     ...(options.env ? { env: options.env } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.mirrorWorkspace ? { mirrorWorkspace: true } : {}),
