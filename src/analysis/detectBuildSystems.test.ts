@@ -34,6 +34,21 @@ describe('detectBuildSystems', () => {
     });
   });
 
+  it("prefers the host program's build to a device firmware's cross build beside it", () => {
+    const tree = {
+      'firmware/CMakeLists.txt': 'project(fw C)\nset(CMAKE_TOOLCHAIN_FILE toolchain-arm-cortex-m.cmake)\n',
+      'host/CMakeLists.txt': 'project(tools C)\nadd_executable(tool tool.c)\n',
+    };
+    expect(choose(tree)).toMatchObject({ type: 'cmake', dir: 'host' });
+    // the same by the compiler it names, in a folder not called firmware
+    expect(
+      choose({
+        'mcu/Makefile': 'CC = arm-none-eabi-gcc\nall:\n',
+        'util/Makefile': 'all:\n\t$(CC) -o util util.c\n',
+      }),
+    ).toMatchObject({ type: 'make', dir: 'util' });
+  });
+
   it('does not report nested parts of the same build, nor look too deep', () => {
     const all = detectBuildSystems(
       SourceTree.fromFiles({

@@ -13,8 +13,16 @@ export const MAX_BUILD_DEPTH = 2;
 export const DEPTH_PENALTY = 0.15;
 /** Folders that hold tests, examples or bundled code rather than the package's build. */
 const AUXILIARY_DIR =
-  /^(tests?|testing|examples?|samples?|demos?|docs?|contrib|third[_-]?party|vendor|deps|external|fuzz(ing)?|bench(marks?)?|testdata|tools?|extras?|android|windows|win32|macosx?|ios|msvc.*)$/i;
+  /^(tests?|testing|examples?|samples?|demos?|docs?|contrib|third[_-]?party|vendor|deps|external|fuzz(ing)?|bench(marks?)?|testdata|tools?|firmware|bootloader|extras?|android|windows|win32|macosx?|ios|msvc.*)$/i;
 const AUXILIARY_PENALTY = 0.2;
+/**
+ * A build file that sets up a cross build for another machine: a CMake toolchain file or system
+ * name, or a bare-metal cross compiler (`arm-none-eabi-gcc`, `riscv32-unknown-elf-`). In a
+ * subfolder that is the firmware of a device the package talks to, not the package's build.
+ */
+const CROSS_BUILD =
+  /\bset\s*\(\s*CMAKE_(TOOLCHAIN_FILE|SYSTEM_NAME)\b|\b(arm|aarch64|avr|xtensa|msp430|riscv(32|64)?|mips|or1k)[\w]*-(none|unknown)-(eabi|elf)[\w-]*/i;
+const CROSS_BUILD_PENALTY = 0.2;
 /** When the root itself builds, a build in a subfolder is most likely an alternative or a part. */
 export const ROOT_BUILD_PENALTY = 0.1;
 
@@ -44,7 +52,12 @@ export function detectBuildSystems(
       if (inParent) return;
       const hit = detector.detect(tree, dir);
       if (!hit) return;
-      const confidence = hit.confidence - depth * DEPTH_PENALTY - (auxiliary ? AUXILIARY_PENALTY : 0);
+      const cross = depth > 0 && hit.evidence.some((file) => CROSS_BUILD.test(tree.read(file) ?? ''));
+      const confidence =
+        hit.confidence -
+        depth * DEPTH_PENALTY -
+        (auxiliary ? AUXILIARY_PENALTY : 0) -
+        (cross ? CROSS_BUILD_PENALTY : 0);
       found.push({
         type: detector.type,
         confidence: Math.max(0.05, Math.round(confidence * 100) / 100),
