@@ -20,4 +20,14 @@ describe('extraCompiledLanguages', () => {
     });
     expect(extraCompiledLanguages(tree)).toEqual([]);
   });
+
+  it("does not count another platform's port: macOS, iOS or Windows folders", () => {
+    const tree = SourceTree.fromFiles({
+      'macosx/coremidi/JackCoreMidiDriver.mm': '// Core MIDI\n',
+      'macosx/JackMachThread.mm': '// Mach threads\n',
+      'ios/App.m': '#import <UIKit/UIKit.h>\n@implementation App\n@end\n',
+      'common/JackClient.cpp': 'int f() { return 1; }\n',
+    });
+    expect(extraCompiledLanguages(tree)).toEqual([]);
+  });
 });
