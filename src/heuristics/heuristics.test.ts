@@ -464,12 +464,21 @@ describe('disable-auto-builddir', () => {
 });
 
 describe('python-imp-shim', () => {
-  it('puts an imp module on PYTHONPATH', async () => {
-    const ctx = context(fixture('python-imp'), { command: './waf configure' });
+  it('writes an imp module beside the script that imports it, never a PYTHONPATH', async () => {
+    // jackd2's bundled waf under Python 3.13 (trimmed traceback of a real port)
+    const ctx = context(fixture('waf-imp'), { command: 'python3 ./waf configure --prefix=/usr' });
     expect(await pythonImpShim.match(ctx)).not.toBeNull();
     const outcome = await pythonImpShim.apply(ctx, { key: 'imp', reason: '' });
-    expect(outcome.plan?.env?.PYTHONPATH).toBe('/build/src/.rvport-pyshim');
+    expect(outcome.plan?.env?.PYTHONPATH).toBeUndefined();
     expect(outcome.commands[0]).toContain('def new_module(name):');
+    expect(outcome.commands[0]).toMatch(/^\[ -e "\$RVPORT_SRC\/imp\.py" \] \|\| printf/);
+    expect(outcome.plan?.phases[0]).toEqual({ name: 'prepare', commands: outcome.commands });
+  });
+
+  it("takes the plan's folder when the traceback names no script in the tree", async () => {
+    const ctx = context(fixture('python-imp'), {}, { ...basePlan, dir: 'tools/build' });
+    const outcome = await pythonImpShim.apply(ctx, { key: 'imp', reason: '' });
+    expect(outcome.commands[0]).toContain('"$RVPORT_SRC/tools/build/imp.py"');
   });
 });
 

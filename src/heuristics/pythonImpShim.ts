@@ -1,8 +1,6 @@
-import { withEnv, withPrepareCommands } from './planEdits.ts';
+import { posix } from 'node:path';
+import { withPrepareCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
-
-/** Where the compatibility module goes, inside the tree (so a rebuild recreates it). */
-export const SHIM_DIR = '$RVPORT_SRC/.rvport-pyshim';
 
 /** The parts of Python's removed `imp` module that old build tools (bundled waf) use. */
 const IMP_SHIM = [
@@ -25,8 +23,24 @@ const IMP_SHIM = [
 ].join('\n');
 
 /**
- * A build tool imports Python's `imp` module, gone since Python 3.12 (trixie has 3.13): put a
- * small compatible `imp` on PYTHONPATH for every command.
+ * The folder of the script whose import failed, inside the source tree: the traceback's first
+ * frame (`File "/build/src/./waf", line 166, in <module>`), else the plan's folder. Python puts
+ * a script's own folder first on its module path, so an `imp.py` there is found by every import.
+ */
+function scriptFolder(output: string, planDir: string): string {
+  const first = /File "(\/build\/src\/[^"\n]+)", line \d+, in <module>/.exec(output)?.[1];
+  const rel = first
+    ? posix.dirname(posix.normalize(first)).slice('/build/src'.length).replace(/^\//, '')
+    : planDir;
+  const clean = rel === '.' ? '' : rel;
+  return /^[\w./+-]*$/.test(clean) && !clean.split('/').includes('..') ? clean : '';
+}
+
+/**
+ * A build tool imports Python's `imp` module, gone since Python 3.12 (trixie has 3.13): a small
+ * compatible `imp.py` in the folder of the script that imports it, written by the prepare phase
+ * on every build from scratch (a plan may not set PYTHONPATH: it changes what every Python
+ * program of the sandbox loads). Left alone where the tree has an imp.py of its own.
  */
 export const pythonImpShim: RecoveryHeuristic = {
   name: 'python-imp-shim',
@@ -37,15 +51,17 @@ export const pythonImpShim: RecoveryHeuristic = {
       : null;
   },
   async apply(ctx) {
-    const command = `mkdir -p "${SHIM_DIR}" && printf '%s\\n' ${IMP_SHIM.split('\n')
+    const folder = scriptFolder(ctx.failure.output, ctx.plan.dir);
+    const target = `$RVPORT_SRC${folder ? `/${folder}` : ''}/imp.py`;
+    const lines = IMP_SHIM.split('\n')
       .map((l) => `'${l.replace(/'/g, `'\\''`)}'`)
-      .join(' ')} > "${SHIM_DIR}/imp.py"`;
-    const plan = withEnv(withPrepareCommands(ctx.plan, [command]), 'PYTHONPATH', `/build/src/.rvport-pyshim`);
+      .join(' ');
+    const command = `[ -e "${target}" ] || printf '%s\\n' ${lines} > "${target}"`;
     return {
       applied: true,
-      description: 'added an imp compatibility module on PYTHONPATH',
+      description: `added an imp compatibility module beside the script that imports it (${target.replace('$RVPORT_SRC', 'the source')})`,
       commands: [command],
-      plan,
+      plan: withPrepareCommands(ctx.plan, [command]),
     };
   },
 };
