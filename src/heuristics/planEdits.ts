@@ -1,4 +1,5 @@
 import type { BuildPlan, PlanPhase } from '../port/PortState.ts';
+import { planEnvProblem } from '../port/planEnvironment.ts';
 
 /** Pure edits of a build plan used by the heuristics; each returns a new plan. */
 
@@ -14,13 +15,18 @@ export function withPrepareCommands(plan: BuildPlan, commands: readonly string[]
   return { ...plan, phases: [phase, ...plan.phases.filter((p) => p.name !== 'prepare')] };
 }
 
-/** Sets (or appends to) an environment variable of every command. */
+/**
+ * Sets (or appends to) an environment variable of every command. A variable the plan allow-list
+ * refuses is a mistake of the heuristic, refused here: the build would never see it.
+ */
 export function withEnv(
   plan: BuildPlan,
   name: string,
   value: string,
   mode: 'set' | 'append' = 'set',
 ): BuildPlan {
+  const problem = planEnvProblem(name);
+  if (problem) throw new Error(`a plan cannot carry ${name}: ${problem}`);
   const current = plan.env?.[name];
   const next = mode === 'append' && current ? `${current} ${value}` : value;
   return { ...plan, env: { ...plan.env, [name]: next } };
