@@ -5,24 +5,33 @@
 // compared). Rows are appended to OUT/results.jsonl as each step finishes; with --record the
 // committed proof table (src/sandbox/proof/userlandProofs.json) is updated after each comparison.
 // Run again with the same --out and it resumes where it stopped; the table merges the rows.
+// With --auto the second port is `--mode auto` with no proof-table entry (native-userland on the
+// build's own evidence, or accelerated after a refusal; it is compared when it kept the fast
+// userland, and never recorded as a proof). With --x86 the accelerated port also builds the plan
+// natively in the amd64 build root (the differential tests' x86_64 side) and times that build.
 // Usage:
-//   npx tsx bench/compare-userland.ts [--no-emulated] [--record] [--out DIR] [NAME…]
+//   npx tsx bench/compare-userland.ts [--no-emulated] [--record] [--auto] [--x86] [--out DIR] [NAME|DIR…]
 //   npx tsx bench/compare-userland.ts --table OUT/results.jsonl…   (the table of finished results)
 // Needs root and `rvport sandbox setup` (the default mode provisions all images).
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type NativeUserlandProofRun, proveNativeUserland } from '../src/port/proveNativeUserland.ts';
+import {
+  type NativeUserlandProofRun,
+  type ProofMode,
+  proveNativeUserland,
+} from '../src/port/proveNativeUserland.ts';
 import { formatDifference } from '../src/sandbox/proof/compareBuildTrees.ts';
 import { loadUserlandProofs, saveUserlandProofs } from '../src/sandbox/proof/userlandProofs.ts';
-import type { SandboxMode } from '../src/sandbox/Sandbox.ts';
 import { corpusList, ensureCorpus } from '../test/helpers/corpus.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     'no-emulated': { type: 'boolean', default: false },
+    auto: { type: 'boolean', default: false },
+    x86: { type: 'boolean', default: false },
     record: { type: 'boolean', default: false },
     out: { type: 'string' },
     table: { type: 'boolean', default: false },
@@ -31,7 +40,7 @@ const { values, positionals } = parseArgs({
 
 function row(run: NativeUserlandProofRun): string {
   const accelerated = run.runs.find((x) => x.mode === 'accelerated');
-  const time = (mode: SandboxMode) => {
+  const time = (mode: ProofMode) => {
     const r = run.runs.find((x) => x.mode === mode);
     if (!r) return '-';
     return r.result === accelerated?.result || mode !== 'emulated'
@@ -43,16 +52,25 @@ function row(run: NativeUserlandProofRun): string {
     : run.comparison.identical
       ? 'identical'
       : `differs: ${run.comparison.differences[0] ? formatDifference(run.comparison.differences[0]).replace(/\|/g, '\\|') : ''}`;
-  const result = (mode: SandboxMode) => run.runs.find((x) => x.mode === mode)?.result ?? '-';
+  const result = (mode: ProofMode) => run.runs.find((x) => x.mode === mode)?.result ?? '-';
+  const auto = run.runs.find((x) => x.mode === 'auto');
+  const fast =
+    run.runs.find((x) => x.mode === 'native-userland') ??
+    (auto?.builtIn === 'native-userland' ? auto : undefined);
+  const x86 = accelerated?.x86BuildSeconds;
+  const autoColumn = auto
+    ? `${auto.builtIn ?? '-'} (${auto.modeReason ?? '-'}), ${auto.buildSeconds} s`
+    : '-';
+  const ratio = fast && x86 ? `${Math.round((fast.buildSeconds / x86) * 100) / 100}` : '-';
   const loads = run.runs.flatMap((x) => x.load ?? []);
   const load = loads.length ? `${Math.min(...loads)}–${Math.max(...loads)}` : '-';
-  return `| ${run.name} | ${run.runs[0]?.buildSystem ?? '-'} | ${result('accelerated')} / ${result('native-userland')} | ${verdict} | ${run.comparison?.files ?? '-'} | ${time('emulated')} | ${time('accelerated')} | ${time('native-userland')} | ${load} |`;
+  return `| ${run.name} | ${run.runs[0]?.buildSystem ?? '-'} | ${result('accelerated')} / ${result('native-userland')} | ${verdict} | ${run.comparison?.files ?? '-'} | ${time('emulated')} | ${time('accelerated')} | ${time('native-userland')} | ${autoColumn} | ${x86 !== undefined ? `${x86} s` : '-'} | ${ratio} | ${load} |`;
 }
 
 function table(runs: readonly NativeUserlandProofRun[]): string {
   return [
-    '| package | build system | result (accelerated / native-userland) | native-userland vs accelerated | files compared | build emulated | build accelerated | build native-userland | load |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| package | build system | result (accelerated / native-userland) | native-userland vs accelerated | files compared | build emulated | build accelerated | build native-userland | --mode auto (built in, why, build) | build x86_64 native | fast userland / x86_64 | load |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...runs.map(row),
   ].join('\n');
 }
@@ -83,12 +101,16 @@ if (values.table) {
   console.log(table(mergeRows(positionals.flatMap(readResults))));
   process.exit(0);
 }
-const listed = readFileSync(corpusList, 'utf8')
-  .split('\n')
-  .map((l) => l.split('#')[0]?.trim() ?? '')
-  .filter(Boolean);
-const names = positionals.length ? positionals : listed;
-const corpus = await ensureCorpus(names);
+const names = positionals.length
+  ? positionals
+  : readFileSync(corpusList, 'utf8')
+      .split('\n')
+      .map((l) => l.split('#')[0]?.trim() ?? '')
+      .filter(Boolean);
+// a NAME with a slash is a source folder of its own (a clone of the git corpus); the others are
+// Debian source packages, fetched into the corpus cache
+const corpus = await ensureCorpus(names.filter((n) => !n.includes('/')));
+const sourceOf = (name: string) => (name.includes('/') ? resolve(name) : join(corpus, name));
 const out = values.out ?? mkdtempSync(join(tmpdir(), 'rvport-compare-userland-'));
 mkdirSync(out, { recursive: true });
 const command = `npx tsx bench/compare-userland.ts --record ${names.join(' ')}`;
@@ -97,19 +119,21 @@ const resultsFile = join(out, 'results.jsonl');
 log(`results in ${resultsFile}`);
 
 const rows: NativeUserlandProofRun[] = existsSync(resultsFile) ? readResults(resultsFile) : [];
-const ran = (name: string, mode: SandboxMode) =>
-  rows.some((row) => row.name === name && row.runs.some((run) => run.mode === mode));
+const ran = (name: string, mode: ProofMode) =>
+  rows.some((row) => row.name === basename(name) && row.runs.some((run) => run.mode === mode));
 const record = (row: NativeUserlandProofRun) => {
   appendFileSync(resultsFile, `${JSON.stringify(row)}\n`);
   rows.push(row);
 };
 if (rows.length) log(`resuming from ${rows.length} finished rows`);
 
-// Phase 1, the proof: accelerated and native-userland, compared.
+// Phase 1, the proof: accelerated and native-userland (or --mode auto), compared.
+const second: ProofMode = values.auto ? 'auto' : 'native-userland';
 for (const name of names) {
-  if (ran(name, 'accelerated') && ran(name, 'native-userland')) continue;
-  const run = await proveNativeUserland(join(corpus, name), {
-    modes: ['accelerated', 'native-userland'],
+  if (ran(name, 'accelerated') && ran(name, second)) continue;
+  const run = await proveNativeUserland(sourceOf(name), {
+    modes: ['accelerated', second],
+    x86: values.x86,
     out,
     commandTimeoutMs: 20 * 60_000,
     log,
@@ -123,7 +147,8 @@ for (const name of names) {
         .join('')}`,
     );
   }
-  if (values.record && run.proof) {
+  // an auto run is the experiment of running without a proof: it never becomes one
+  if (values.record && run.proof && !values.auto) {
     const proofs = loadUserlandProofs();
     proofs.command = command;
     proofs.proofs[name] = run.proof;
@@ -136,7 +161,7 @@ if (!values['no-emulated']) {
   for (const name of names) {
     if (ran(name, 'emulated')) continue;
     record(
-      await proveNativeUserland(join(corpus, name), {
+      await proveNativeUserland(sourceOf(name), {
         modes: ['emulated'],
         out,
         commandTimeoutMs: 60 * 60_000,

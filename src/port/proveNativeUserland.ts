@@ -16,9 +16,22 @@ import type { SandboxMode } from '../sandbox/Sandbox.ts';
 import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
 import { runPort } from './runPort.ts';
 
+/**
+ * A mode a proof run ports in: a sandbox mode, or `auto` (what `--mode auto` chooses with no
+ * proof-table entry: native-userland on the build's own evidence, redone in accelerated mode
+ * when the evidence refuses it).
+ */
+export type ProofMode = SandboxMode | 'auto';
+
 /** One port of the package in one mode, its build tree kept for the comparison. */
 export interface ModeRun {
-  mode: SandboxMode;
+  mode: ProofMode;
+  /** The mode the port built in (for `auto`: what it chose, or accelerated after a refusal). */
+  builtIn?: string;
+  /** For `auto`: how the mode was chosen (`per-build` evidence, or the reason it was not). */
+  modeReason?: string;
+  /** The same plan built natively in the amd64 build root (the differential node's x86_64 build). */
+  x86BuildSeconds?: number;
   result: string;
   exitCode: number;
   buildSystem: string;
@@ -49,7 +62,9 @@ export interface ProveOptions {
    * Modes to port in, in order; accelerated and native-userland are compared when both run. Any
    * other mode (emulated) is timed only: its port skips the package's tests and keeps no instance.
    */
-  modes?: readonly SandboxMode[];
+  modes?: readonly ProofMode[];
+  /** Also build the accelerated run's plan natively for x86_64 and time it (differential tests on). */
+  x86?: boolean;
   /** Where the ports write their outputs (OUT/MODE/NAME). */
   out: string;
   home?: string;
@@ -59,7 +74,9 @@ export interface ProveOptions {
   log?: (line: string) => void;
 }
 
-export const PROOF_MODES: readonly SandboxMode[] = ['accelerated', 'native-userland'];
+export const PROOF_MODES: readonly ProofMode[] = ['accelerated', 'native-userland'];
+/** Modes whose build trees are kept and compared (the others are timed only). */
+const COMPARED_MODES: readonly ProofMode[] = [...PROOF_MODES, 'auto'];
 /** Differences kept in a proof (the first ones; the count is in the comparison). */
 const KEPT_DIFFERENCES = 20;
 
@@ -88,7 +105,7 @@ export async function proveNativeUserland(
   const sourceDateEpoch = String(Math.floor(Date.now() / 1000));
   try {
     for (const mode of modes) {
-      const compared = PROOF_MODES.includes(mode);
+      const compared = COMPARED_MODES.includes(mode);
       const loadBefore = round(loadavg()[0] ?? 0);
       const before = new Set((await listInstances(paths)).map((i) => i.id));
       const result = await runPort(
@@ -105,9 +122,10 @@ export async function proveNativeUserland(
           costCapUsd: 0,
           keepSandbox: compared,
           runTests: compared,
-          // timing runs: nothing after the build that is not the experiment
+          // timing runs: nothing after the build that is not the experiment (but the x86_64
+          // build, when it is part of it)
           replay: false,
-          differential: false,
+          differential: Boolean(options.x86) && mode === 'accelerated',
           suite,
           // the mode is the experiment: no proof table may redirect it
           proofs: { command: '', proofs: {} },
@@ -120,13 +138,19 @@ export async function proveNativeUserland(
       );
       const state = result.state;
       name = state?.source.name ?? name;
+      const builtIn = state?.options.mode ?? mode;
       const kept = compared
         ? (await listInstances(paths)).find(
-            (i) => !before.has(i.id) && i.ownerPid === process.pid && i.mode === mode,
+            (i) => !before.has(i.id) && i.ownerPid === process.pid && i.mode === builtIn,
           )
         : undefined;
+      const x86Ms = state?.differential?.x86BuildMs;
       const run: ModeRun = {
         mode,
+        ...(mode === 'auto'
+          ? { builtIn, modeReason: state?.options.modeEvidence ?? state?.options.modeReason ?? '-' }
+          : {}),
+        ...(x86Ms !== undefined ? { x86BuildSeconds: round(x86Ms / 1000) } : {}),
         result: result.kind,
         exitCode: result.exitCode,
         buildSystem: state?.plan?.buildSystem ?? state?.packageAnalysis?.buildSystem ?? '-',
@@ -143,7 +167,10 @@ export async function proveNativeUserland(
       );
     }
     const accelerated = runs.find((r) => r.mode === 'accelerated');
-    const native = runs.find((r) => r.mode === 'native-userland');
+    // an auto run compares when it built in the fast userland (its build is the one accepted)
+    const native =
+      runs.find((r) => r.mode === 'native-userland') ??
+      runs.find((r) => r.mode === 'auto' && r.builtIn === 'native-userland');
     if (!accelerated?.instance || !native?.instance) return { name, runs };
     const comparison = await compareBuildTrees(
       join(paths.instance(accelerated.instance), 'build'),
