@@ -8,6 +8,7 @@ import { cmakeMissingPackage } from './cmakeMissingPackage.ts';
 import { cmakeProjectMessage } from './cmakeProjectMessage.ts';
 import { commonSymbols } from './commonSymbols.ts';
 import { configureMissingDependency } from './configureMissingDependency.ts';
+import { configureSuggestedSwitch } from './configureSuggestedSwitch.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
 import { disableDownloadingOption } from './disableDownloadingOption.ts';
@@ -53,6 +54,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   cmakeProjectMessage,
   mesonMissingDependency,
   configureMissingDependency,
+  // After the dependency installs: a switch configure names is for going on without the part.
+  configureSuggestedSwitch,
   missingBuildTool,
   missingCompiler,
   pythonImpShim,
