@@ -10,6 +10,7 @@ import { commonSymbols } from './commonSymbols.ts';
 import { configureMissingDependency } from './configureMissingDependency.ts';
 import { configureSuggestedSwitch } from './configureSuggestedSwitch.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
+import { disableDependencyTracking } from './disableDependencyTracking.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
 import { disableDownloadingOption } from './disableDownloadingOption.ts';
 import { disableExamples } from './disableExamples.ts';
@@ -74,6 +75,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   permissiveOldC,
   findBuildElsewhere,
   disableAutoBuilddir,
+  disableDependencyTracking,
   disableDocumentation,
   skipDocumentationSubdir,
   serialMake,
