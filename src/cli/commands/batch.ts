@@ -204,8 +204,13 @@ async function readList(file: string): Promise<string> {
     return await readFile(file, 'utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(
-      `cannot read LIST ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : (code ?? (error as Error).message);
+    throw new UsageError(`cannot read LIST ${file}: ${why}`);
   }
 }
