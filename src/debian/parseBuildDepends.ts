@@ -75,8 +75,17 @@ function archAllows(list: string): boolean {
 }
 
 /**
- * Build profiles: `<a b> <c>` holds when all terms of one list hold. rvport builds with no
- * profile set (as a normal build of Debian): `!nocheck` holds, `cross` or `stage1` does not.
+ * The build profiles rvport builds with: `nodoc` only, Debian's profile for a build without the
+ * documentation. A port proves riscv64 binaries; the documentation is the same on every
+ * architecture, and its tools (docbook, TeX) cost minutes to install under emulation. A build
+ * that needs one after all names it, and the repairs install it then. `nocheck` is not set: the
+ * package's tests run.
+ */
+const ACTIVE_PROFILES: ReadonlySet<string> = new Set(['nodoc']);
+
+/**
+ * Build profiles: `<a b> <c>` holds when all terms of one list hold; `!x` holds when profile x
+ * is not active, `x` when it is (`cross` or `stage1` never is).
  */
 function profilesAllow(lists: readonly string[]): boolean {
   if (lists.length === 0) return true;
@@ -84,7 +93,9 @@ function profilesAllow(lists: readonly string[]): boolean {
     list
       .split(/\s+/)
       .filter(Boolean)
-      .every((term) => term.startsWith('!')),
+      .every((term) =>
+        term.startsWith('!') ? !ACTIVE_PROFILES.has(term.slice(1)) : ACTIVE_PROFILES.has(term),
+      ),
   );
 }
 
