@@ -7,6 +7,7 @@ import { acquireDebian } from './acquireDebian.ts';
 import { acquireDirectory } from './acquireDirectory.ts';
 import { acquireGit } from './acquireGit.ts';
 import { acquireTarballFile, downloadTarball } from './acquireTarball.ts';
+import { rereadBuildDepends } from './keepDebianPackaging.ts';
 import type { SourceSpec } from './parseSource.ts';
 import type { TarballLimits } from './tar/extractTarball.ts';
 
@@ -51,7 +52,12 @@ export async function acquireSource(spec: SourceSpec, options: AcquireOptions): 
   const local = spec.kind === 'directory' || spec.kind === 'tarball';
   if (options.reuse !== false && !local) {
     const existing = await readAcquired(options.workDir, spec.name);
-    if (existing && existing.origin === spec.raw) return existing;
+    if (existing && existing.origin === spec.raw) {
+      const packaging = existing.debian?.packaging;
+      return packaging && existing.debian
+        ? { ...existing, debian: { ...existing.debian, packaging: rereadBuildDepends(packaging) } }
+        : existing;
+    }
   }
   const staging = join(options.workDir, `.${spec.name}.acquire-${randomBytes(4).toString('hex')}`);
   const tree = join(staging, 'tree');

@@ -99,3 +99,20 @@ function lstatOrNull(path: string) {
     return null;
   }
 }
+
+/**
+ * A packaging kept by an earlier acquisition, its Build-Depends read again from the kept
+ * debian/control: they are rvport's reading of the file (the build profiles it builds with, what
+ * it leaves out), which may have changed since the record was written. Unchanged when the file
+ * cannot be read.
+ */
+export function rereadBuildDepends(packaging: DebianPackaging): DebianPackaging {
+  try {
+    return {
+      ...packaging,
+      buildDepends: parseBuildDepends(readPackagingFile(packaging.dir, 'control', MAX_CONTROL_BYTES)),
+    };
+  } catch {
+    return packaging;
+  }
+}
