@@ -32,6 +32,10 @@ describe('classifyInvocation', () => {
     ['bash', ['-c', 'echo $HOSTTYPE'], true],
     ['bash', ['--version'], true],
     ['bash', ['./configure'], false],
+    // a script's own --version (automake's missing wrapper) is not bash's
+    ['bash', ['/build/src/build-aux/missing', 'makeinfo', '--version'], false],
+    ['bash', ['-x', './configure', '--version'], false],
+    ['bash', ['--norc', '--version'], true],
     ['tr', ['\xe9', 'e'], true],
     ['grep', ['-c', 'x'], false],
     ['dash', ['-c', 'printf %.30g 0.1'], false],
@@ -109,7 +113,8 @@ describe('renderRules', () => {
     const text = renderRules({ samplePerMille: 25, seed: 9 });
     expect(text).toContain('sample\t25\n');
     expect(text).toContain('seed\t9\n');
-    expect(text).toMatch(/^prog\tseq\tfilter\t\*\t-$/m);
+    expect(text).toMatch(/^prog\tseq\tfilter\t\*\t-\t-$/m);
+    expect(text).toMatch(/^prog\tbash\tfilter\tHOSTTYPE\|MACHTYPE\|BASH_VERSINFO\t!\^--version\$\t\^--version\$$/m);
     expect(text).toMatch(/^prog\tsed\tfilter\t-\t\^-/m);
     expect(text.split('\n').filter((l) => l.startsWith('prog\t'))).toHaveLength(
       Object.keys(PROGRAM_RULES).length,

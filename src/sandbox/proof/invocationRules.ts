@@ -24,6 +24,12 @@ export interface ProgramRule {
   /** An ERE tried on each argument: a hit makes the invocation machine-dependent; `*` always. */
   machine?: string;
   /**
+   * An ERE tried on the program's own leading options only (the arguments before its first
+   * operand or `--`): `bash --version` prints the host type, `bash missing makeinfo --version`
+   * runs a script that is given `--version`.
+   */
+  machineOption?: string;
+  /**
    * An ERE tried on each argument: a hit makes the invocation unsafe to repeat. `!ERE`: unsafe
    * unless every argument (at least one) matches.
    */
@@ -114,7 +120,12 @@ export const PROGRAM_RULES: Readonly<Record<string, ProgramRule>> = {
     machine: '^(-v|--version|-p|--print-data-base)$|^-[a-zA-Z]*p[a-zA-Z]*$',
     unsafe: '!^(-v|--version)$',
   },
-  bash: { filter: true, machine: 'HOSTTYPE|MACHTYPE|BASH_VERSINFO|^--version$', unsafe: '!^--version$' },
+  bash: {
+    filter: true,
+    machine: 'HOSTTYPE|MACHTYPE|BASH_VERSINFO',
+    machineOption: '^--version$',
+    unsafe: '!^--version$',
+  },
 };
 
 export type InvocationClass = 'machine' | 'sample' | 'plain';
@@ -144,6 +155,12 @@ function anyArgMatches(ere: string | undefined, args: readonly string[]): boolea
   return args.some((a) => re.test(a));
 }
 
+/** The arguments before the first operand (one not starting with `-`) or `--`. */
+function leadingOptions(args: readonly string[]): string[] {
+  const end = args.findIndex((a) => a === '--' || !a.startsWith('-'));
+  return [...(end === -1 ? args : args.slice(0, end))];
+}
+
 function unsafeArgs(rule: string | undefined, args: readonly string[]): boolean {
   if (rule === undefined) return false;
   if (!rule.startsWith('!')) return anyArgMatches(rule, args);
@@ -158,7 +175,11 @@ export function classifyInvocation(name: string, args: readonly string[]): Class
   const filter = rule?.filter === true;
   const highBytes = args.some((a) => [...Buffer.from(a, 'latin1')].some((b) => b >= 0x80));
   return {
-    machine: rule !== undefined && (anyArgMatches(rule.machine, args) || (filter && highBytes)),
+    machine:
+      rule !== undefined &&
+      (anyArgMatches(rule.machine, args) ||
+        anyArgMatches(rule.machineOption, leadingOptions(args)) ||
+        (filter && highBytes)),
     replayable: filter && !unsafeArgs(rule?.unsafe, args),
   };
 }
@@ -230,6 +251,7 @@ export function renderRules(options: RulesOptions): string {
         rule.filter ? 'filter' : 'effect',
         rule.machine ?? '-',
         rule.unsafe ?? '-',
+        rule.machineOption ?? '-',
       ]),
   ];
   for (const line of lines)

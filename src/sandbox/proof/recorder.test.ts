@@ -43,12 +43,12 @@ beforeAll(async () => {
   execFileSync('gcc', ['-O2', '-static', '-o', recorder, RECORDER_SOURCE]);
   await mkdir(join(root, 'bin'));
   await mkdir(join(root, 'native', root, 'bin'), { recursive: true });
-  for (const program of ['printf', 'sed', 'sort', 'seq', 'cp']) {
+  for (const program of ['printf', 'sed', 'sort', 'seq', 'cp', 'bash']) {
     await link(recorder, join(root, 'bin', program));
     await symlink(`/usr/bin/${program}`, join(root, 'native', root, 'bin', program));
   }
   // the "riscv64" twins: the same host programs, except printf, which prints float digits of its own
-  for (const program of ['sed', 'sort', 'seq', 'cp'])
+  for (const program of ['sed', 'sort', 'seq', 'cp', 'bash'])
     await symlink(`/usr/bin/${program}`, join(root, 'bin', `${program}.riscv64`));
   const twin = join(root, 'bin', 'printf.riscv64');
   await writeFile(
@@ -119,6 +119,20 @@ describe('the recorder', () => {
     expect(expected.filter((c) => c === 'sample').length).toBeGreaterThan(5);
     expect(classifyInvocation('sort', ['-k1,1g', '-o', 'out'])).toEqual({ machine: true, replayable: false });
     expect(invocations.at(-1)?.outcome).toBe('unreplayable');
+  });
+
+  it("takes only bash's own leading options for its --version, not a script's argument", async () => {
+    await setRules(0);
+    await writeFile(log(), '');
+    await writeFile(join(root, 'missing'), 'echo "$1 is missing"\n');
+    expect(call('bash', ['./missing', 'makeinfo', '--version']).stdout).toBe('makeinfo is missing\n');
+    expect(call('bash', ['--version']).status).toBe(0);
+    const { invocations } = readInvocationLog(await readFile(log(), 'latin1'));
+    expect(invocations.map((c) => [c.args.join(' '), c.class, c.outcome])).toEqual([
+      ['./missing makeinfo --version', 'plain', 'exec'],
+      ['--version', 'machine', 'same'],
+    ]);
+    expect(classifyInvocation('bash', ['./missing', 'makeinfo', '--version']).machine).toBe(false);
   });
 
   it('keeps one line per call whatever the arguments hold (a forged log line stays an argument)', async () => {

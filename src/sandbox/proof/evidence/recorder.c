@@ -38,7 +38,7 @@ extern char **environ;
 
 struct rule {
   int found, filter;
-  char machine[1024], unsafe[1024];
+  char machine[1024], unsafe[1024], machine_option[1024];
 };
 
 static char log_path[512] = "/var/lib/rvport-evidence/calls.log";
@@ -52,7 +52,7 @@ static void chomp(char *s) {
   while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = 0;
 }
 
-/* Config: `key<TAB>value` lines, and `prog<TAB>name<TAB>filter|effect<TAB>machine<TAB>unsafe`. */
+/* Config: `key<TAB>value` lines, and `prog<TAB>name<TAB>filter|effect<TAB>machine<TAB>unsafe<TAB>machine-option`. */
 static void load_rules(const char *name, struct rule *r) {
   const char *path = getenv("RVPORT_EVIDENCE_RULES");
   FILE *f = fopen(path ? path : RULES_PATH, "re");
@@ -61,9 +61,9 @@ static void load_rules(const char *name, struct rule *r) {
   char line[4096];
   while (fgets(line, sizeof line, f)) {
     chomp(line);
-    char *fields[5] = {0};
+    char *fields[6] = {0};
     int n = 0;
-    for (char *p = line; n < 5; n++) {
+    for (char *p = line; n < 6; n++) {
       fields[n] = p;
       char *tab = strchr(p, '\t');
       if (!tab) { n++; break; }
@@ -76,11 +76,12 @@ static void load_rules(const char *name, struct rule *r) {
     else if (n == 2 && !strcmp(fields[0], "twin-suffix")) snprintf(twin_suffix, sizeof twin_suffix, "%s", fields[1]);
     else if (n == 2 && !strcmp(fields[0], "seed")) seed = strtoul(fields[1], 0, 10);
     else if (n == 2 && !strcmp(fields[0], "sample")) sample_per_mille = strtoul(fields[1], 0, 10);
-    else if (n == 5 && !strcmp(fields[0], "prog") && !strcmp(fields[1], name)) {
+    else if (n == 6 && !strcmp(fields[0], "prog") && !strcmp(fields[1], name)) {
       r->found = 1;
       r->filter = !strcmp(fields[2], "filter");
       snprintf(r->machine, sizeof r->machine, "%s", fields[3]);
       snprintf(r->unsafe, sizeof r->unsafe, "%s", fields[4]);
+      snprintf(r->machine_option, sizeof r->machine_option, "%s", fields[5]);
     }
   }
   fclose(f);
@@ -102,6 +103,13 @@ static int any_arg_matches(const char *ere, int argc, char **argv) {
   for (int i = 1; i < argc && !hit; i++) hit = regexec(&re, argv[i], 0, 0, 0) == 0;
   regfree(&re);
   return hit;
+}
+
+/* The program's own leading options: the arguments before its first operand or `--`. */
+static int leading_options(int argc, char **argv) {
+  int i = 1;
+  while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--")) i++;
+  return i;
 }
 
 /* `!ERE`: unsafe unless there is an argument and every argument matches. */
@@ -316,7 +324,9 @@ int main(int argc, char **argv) {
 
   int filter = r.found && r.filter;
   int unsafe = !filter || unsafe_args(r.unsafe, argc, argv);
-  int machine = r.found && (any_arg_matches(r.machine, argc, argv) || (filter && high_bytes(argc, argv)));
+  int machine = r.found && (any_arg_matches(r.machine, argc, argv) ||
+                            any_arg_matches(r.machine_option, leading_options(argc, argv), argv) ||
+                            (filter && high_bytes(argc, argv)));
   int sampled = !machine && sample_per_mille > 0 &&
                 sample_hash(name, cwd, argc, argv) % 1000u < sample_per_mille;
   const char *cls = machine ? "machine" : sampled && !unsafe ? "sample" : "plain";
