@@ -27,11 +27,10 @@ const IMP_SHIM = [
  * frame (`File "/build/src/./waf", line 166, in <module>`), else the plan's folder. Python puts
  * a script's own folder first on its module path, so an `imp.py` there is found by every import.
  */
-function scriptFolder(output: string, planDir: string): string {
-  const first = /File "(\/build\/src\/[^"\n]+)", line \d+, in <module>/.exec(output)?.[1];
-  const rel = first
-    ? posix.dirname(posix.normalize(first)).slice('/build/src'.length).replace(/^\//, '')
-    : planDir;
+function scriptFolder(output: string, planDir: string, srcDir: string): string {
+  const root = srcDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const first = new RegExp(`File "(${root}/[^"\\n]+)", line \\d+, in <module>`).exec(output)?.[1];
+  const rel = first ? posix.relative(srcDir, posix.dirname(posix.normalize(first))) : planDir;
   const clean = rel === '.' ? '' : rel;
   return /^[\w./+-]*$/.test(clean) && !clean.split('/').includes('..') ? clean : '';
 }
@@ -51,7 +50,7 @@ export const pythonImpShim: RecoveryHeuristic = {
       : null;
   },
   async apply(ctx) {
-    const folder = scriptFolder(ctx.failure.output, ctx.plan.dir);
+    const folder = scriptFolder(ctx.failure.output, ctx.plan.dir, ctx.srcDir);
     const target = `$RVPORT_SRC${folder ? `/${folder}` : ''}/imp.py`;
     const lines = IMP_SHIM.split('\n')
       .map((l) => `'${l.replace(/'/g, `'\\''`)}'`)
