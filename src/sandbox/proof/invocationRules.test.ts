@@ -114,7 +114,9 @@ describe('renderRules', () => {
     expect(text).toContain('sample\t25\n');
     expect(text).toContain('seed\t9\n');
     expect(text).toMatch(/^prog\tseq\tfilter\t\*\t-\t-$/m);
-    expect(text).toMatch(/^prog\tbash\tfilter\tHOSTTYPE\|MACHTYPE\|BASH_VERSINFO\t!\^--version\$\t\^--version\$$/m);
+    expect(text).toMatch(
+      /^prog\tbash\tfilter\tHOSTTYPE\|MACHTYPE\|BASH_VERSINFO\t!\^--version\$\t\^--version\$$/m,
+    );
     expect(text).toMatch(/^prog\tsed\tfilter\t-\t\^-/m);
     expect(text.split('\n').filter((l) => l.startsWith('prog\t'))).toHaveLength(
       Object.keys(PROGRAM_RULES).length,
