@@ -17,12 +17,16 @@ export function extractDependencies(
   const prefix = dir === '.' || dir === '' ? '' : `${dir}/`;
   const deps: RawDependency[] = [];
   for (const path of tree.files) {
-    if (!path.startsWith(prefix) || SKIP.test(path.slice(prefix.length))) continue;
-    const matching = extractors.filter((e) => e.files.test(path));
+    if (!path.startsWith(prefix)) continue;
+    const rel = path.slice(prefix.length);
+    const skipped = SKIP.test(rel);
+    const matching = extractors.filter(
+      (e) => e.files.test(path) && (!skipped || e.alsoInSkippedFolders?.test(rel) === true),
+    );
     if (matching.length === 0) continue;
     const text = tree.read(path);
     if (text === null) continue;
-    const file = { path, text, lines: text.split('\n') };
+    const file = { path, text, lines: text.split('\n'), exists: (p: string) => tree.has(p) };
     for (const extractor of matching) deps.push(...extractor.extract(file));
   }
   return deps;

@@ -60,6 +60,7 @@ const PROVIDERS: Record<string, string> = {
   'library:ncurses': 'libncurses-dev',
   'pkgconfig:ogg': 'libogg-dev',
   'command:help2man': 'help2man',
+  'command:makeinfo': 'texinfo',
 };
 
 let workspace: string;
@@ -140,6 +141,46 @@ describe('install-missing-package', () => {
     const outcome = await installMissingPackage.apply(ctx, { key, reason: '' });
     expect(outcome).toMatchObject({ applied: true, plan: { packages: [pkg] } });
     expect(installed).toEqual([[pkg]]);
+  });
+
+  it('installs every program a parallel make found missing at once, beside the first', async () => {
+    // flex's doc/ from a git checkout: help2man and makeinfo fail in the same make -j
+    const output = [
+      '../build-aux/missing: 85: help2man: not found',
+      "WARNING: 'help2man' is missing on your system.",
+      'make[1]: *** [Makefile:913: flex.1] Error 127',
+      '/build/src/build-aux/missing: line 85: makeinfo: command not found',
+      "WARNING: 'makeinfo' is missing on your system.",
+      'make[1]: *** [Makefile:441: flex.info] Error 127',
+    ].join('\n');
+    const ctx = context(output);
+    const match = await installMissingPackage.match(ctx);
+    expect(match?.key).toBe('command:help2man');
+    const outcome = await installMissingPackage.apply(ctx, match ?? { key: '', reason: '' });
+    expect(outcome).toMatchObject({
+      applied: true,
+      description:
+        'installed help2man (provides the command help2man), texinfo (provides the command makeinfo)',
+      plan: { packages: ['help2man', 'texinfo'] },
+    });
+    expect(installed).toEqual([['help2man', 'texinfo']]);
+    // one already in the plan is not installed again
+    installed = [];
+    await installMissingPackage.apply(
+      context(output, {}, { ...basePlan, packages: ['texinfo'] }),
+      match ?? { key: '', reason: '' },
+    );
+    expect(installed).toEqual([['help2man']]);
+    // a first program no package provides does not keep the others out
+    installed = [];
+    const unknownFirst = context(`sh: 1: nosuchtool: not found\n${output}`);
+    expect(
+      await installMissingPackage.apply(unknownFirst, { key: 'command:nosuchtool', reason: '' }),
+    ).toMatchObject({
+      applied: true,
+      description:
+        'no Debian package provides the command nosuchtool; installed help2man (provides the command help2man), texinfo (provides the command makeinfo)',
+    });
   });
 
   it("puts a header's own folder on CPATH when the build names the header without it", async () => {

@@ -34,6 +34,24 @@ export function parseMissingPackage(output: string): { kind: Kind; name: string 
 }
 
 /**
+ * Every program the output says is missing, in order: a parallel make reports several at once
+ * (automake's `missing` for help2man and makeinfo), and each one installed alone would cost a
+ * whole build more.
+ */
+export function missingCommands(output: string): string[] {
+  const names = new Set<string>();
+  for (const { kind, pattern } of PATTERNS) {
+    if (kind !== 'command') continue;
+    const all = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+    for (const m of output.matchAll(all)) {
+      const name = m.slice(1).find(Boolean);
+      if (name) names.add(name);
+    }
+  }
+  return [...names];
+}
+
+/**
  * A missing header, library, pkg-config module or program: find the Debian package that
  * provides it in the riscv64 Contents index, install it in the sandbox, and add it to the plan.
  */
@@ -49,33 +67,44 @@ export const installMissingPackage: RecoveryHeuristic = {
   },
   async apply(ctx, match) {
     const [kind, name] = match.key.split(/:(.*)/s) as [Kind, string];
-    const pkg = await ctx.findPackage(kind, name);
-    if (!pkg)
-      return { applied: false, description: `no Debian package provides the ${kind} ${name}`, commands: [] };
-    if (ctx.plan.packages.includes(pkg)) {
+    const found = await ctx.findPackage(kind, name);
+    // the other programs of the same output are installed with it, or instead of one no package has
+    const others = kind === 'command' ? await otherMissingPrograms(ctx, name, found) : [];
+    const pkg = found && !ctx.plan.packages.includes(found) ? found : null;
+    if (!pkg && others.length === 0)
       return {
         applied: false,
-        description: `${pkg} is installed but the ${kind} ${name} is still missing`,
+        description: found
+          ? `${found} is installed but the ${kind} ${name} is still missing`
+          : `no Debian package provides the ${kind} ${name}`,
         commands: [],
       };
-    }
-    const command = `apt-get install -y --no-install-recommends ${pkg}`;
-    const result = await ctx.sandbox.installPackages([pkg], {
+    const packages = [...(pkg ? [pkg] : []), ...others.map((o) => o.pkg)];
+    const command = `apt-get install -y --no-install-recommends ${packages.join(' ')}`;
+    const result = await ctx.sandbox.installPackages(packages, {
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     if (result.exitCode !== 0) {
       return {
         applied: false,
-        description: `installing ${pkg} failed: ${result.stderr.trim().split('\n').at(-1)}`,
+        description: `installing ${packages.join(', ')} failed: ${result.stderr.trim().split('\n').at(-1)}`,
         commands: [command],
       };
     }
-    const plan = withPackages(ctx.plan, [pkg]);
+    const plan = withPackages(ctx.plan, packages);
+    const also = others.map((o) => `${o.pkg} (provides the command ${o.name})`);
+    if (!pkg)
+      return {
+        applied: true,
+        description: `no Debian package provides the ${kind} ${name}; installed ${also.join(', ')}`,
+        commands: [command],
+        plan,
+      };
     const folder = kind === 'header' ? await headerFolder(ctx, pkg, name) : null;
     if (!folder)
       return {
         applied: true,
-        description: `installed ${pkg} (provides the ${kind} ${name})`,
+        description: [`installed ${pkg} (provides the ${kind} ${name})`, ...also].join(', '),
         commands: [command],
         plan,
       };
@@ -88,6 +117,22 @@ export const installMissingPackage: RecoveryHeuristic = {
     };
   },
 };
+
+/** The other programs the same output says are missing, with the Debian package of each not yet in the plan. */
+async function otherMissingPrograms(
+  ctx: HeuristicContext,
+  first: string,
+  firstPkg: string | null,
+): Promise<{ name: string; pkg: string }[]> {
+  const found: { name: string; pkg: string }[] = [];
+  for (const name of missingCommands(ctx.failure.output)) {
+    if (name === first) continue;
+    const pkg = await ctx.findPackage('command', name);
+    if (pkg && pkg !== firstPkg && !ctx.plan.packages.includes(pkg) && !found.some((f) => f.pkg === pkg))
+      found.push({ name, pkg });
+  }
+  return found;
+}
 
 /**
  * The folder below /usr/include where an installed package keeps a header the build names

@@ -46,6 +46,8 @@ export interface BuildFile {
   path: string;
   text: string;
   lines: readonly string[];
+  /** Whether a file (relative to the source root) is in the tree: for outputs a checkout lacks. */
+  exists?: (path: string) => boolean;
 }
 
 /** Reads one family of build files. */
@@ -53,6 +55,8 @@ export interface DependencyExtractor {
   name: string;
   /** Which files it reads (matched against the path relative to the source root). */
   files: RegExp;
+  /** Folders usually left out (tests, docs, vendored code) whose build files it still reads. */
+  alsoInSkippedFolders?: RegExp;
   extract(file: BuildFile): RawDependency[];
 }
 

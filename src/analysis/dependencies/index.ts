@@ -1,4 +1,5 @@
 import { autoconfDependencies } from './autoconfDependencies.ts';
+import { automakeGeneratedFiles } from './automakeGeneratedFiles.ts';
 import { cargoDependencies } from './cargoDependencies.ts';
 import { cargoLockDependencies } from './cargoLockDependencies.ts';
 import { cmakeDependencies } from './cmakeDependencies.ts';
@@ -10,6 +11,7 @@ import { pythonBuildDependencies } from './pythonBuildDependencies.ts';
 /** Every build-file reader that extracts dependencies. */
 export const dependencyExtractors: readonly DependencyExtractor[] = [
   autoconfDependencies,
+  automakeGeneratedFiles,
   cmakeDependencies,
   mesonDependencies,
   pythonBuildDependencies,
