@@ -60,7 +60,10 @@ export function analyzeTree(root: string, options: AnalyzeTreeOptions): Analysis
   const buildSystems = detectBuildSystems(tree);
   const buildSystem = chooseBuildSystem(buildSystems);
   const contents = options.contents ?? null;
-  const dependencies = resolveDependencies(extractDependencies(tree, buildSystem.dir), contents);
+  const dependencies = resolveDependencies(
+    extractDependencies(tree, buildSystem.dir, buildSystem.type),
+    contents,
+  );
   const findings = scanArchitecture(tree);
   const findingCounts = { info: 0, low: 0, medium: 0, high: 0 } satisfies Record<Severity, number>;
   for (const f of findings) findingCounts[f.severity]++;

@@ -1,3 +1,4 @@
+import type { BuildSystemType } from './buildSystems/BuildSystemDetector.ts';
 import { type DependencyExtractor, dependencyExtractors, type RawDependency } from './dependencies/index.ts';
 import type { SourceTree } from './SourceTree.ts';
 
@@ -7,13 +8,19 @@ const SKIP =
 
 /**
  * Dependencies from the build files of the build in `dir` (and its subfolders), in file order.
- * `dir` is relative to the root ('.' for the root).
+ * `dir` is relative to the root ('.' for the root). Given the build system, what the files of
+ * another build system ask for is kept only as optional (an autotools build does not install what
+ * the go.mod of its integration tests requires, but a repair may still find the name there); a
+ * build system without a reader of its own (a plain Makefile) takes every build file as it is.
  */
 export function extractDependencies(
   tree: SourceTree,
   dir = '.',
+  buildSystem?: BuildSystemType,
   extractors: readonly DependencyExtractor[] = dependencyExtractors,
 ): RawDependency[] {
+  const hasOwn = buildSystem !== undefined && extractors.some((e) => e.buildSystems.includes(buildSystem));
+  const foreign = (e: DependencyExtractor) => hasOwn && !e.buildSystems.includes(buildSystem);
   const prefix = dir === '.' || dir === '' ? '' : `${dir}/`;
   const deps: RawDependency[] = [];
   for (const path of tree.files) {
@@ -27,7 +34,10 @@ export function extractDependencies(
     const text = tree.read(path);
     if (text === null) continue;
     const file = { path, text, lines: text.split('\n'), exists: (p: string) => tree.has(p) };
-    for (const extractor of matching) deps.push(...extractor.extract(file));
+    for (const extractor of matching) {
+      const found = extractor.extract(file);
+      deps.push(...(foreign(extractor) ? found.map((d) => ({ ...d, required: false })) : found));
+    }
   }
   return deps;
 }

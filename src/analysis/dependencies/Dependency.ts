@@ -1,3 +1,5 @@
+import type { BuildSystemType } from '../buildSystems/BuildSystemDetector.ts';
+
 export type DependencyKind =
   | 'pkg-config'
   | 'header'
@@ -55,6 +57,8 @@ export interface DependencyExtractor {
   name: string;
   /** Which files it reads (matched against the path relative to the source root). */
   files: RegExp;
+  /** The build systems whose files these are; another build's dependencies are not this one's. */
+  buildSystems: readonly BuildSystemType[];
   /** Folders usually left out (tests, docs, vendored code) whose build files it still reads. */
   alsoInSkippedFolders?: RegExp;
   extract(file: BuildFile): RawDependency[];

@@ -36,6 +36,7 @@ const strip = (s: string | undefined) => (s ?? '').replace(/[[\]]/g, '').trim();
 export const autoconfDependencies: DependencyExtractor = {
   name: 'autoconf',
   files: /(^|\/)(configure\.(ac|in)|acinclude\.m4)$/,
+  buildSystems: ['autotools'],
   extract(file) {
     const deps: RawDependency[] = [];
     const calls =

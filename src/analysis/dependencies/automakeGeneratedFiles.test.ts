@@ -22,7 +22,7 @@ function tree(files: Record<string, string>): SourceTree {
 }
 
 const programs = (t: SourceTree) =>
-  extractDependencies(t, '.', [automakeGeneratedFiles]).map(
+  extractDependencies(t, '.', 'autotools', [automakeGeneratedFiles]).map(
     (d) => `${d.name}@${d.file}:${d.line}:${d.required}`,
   );
 

@@ -37,6 +37,7 @@ const joinDir = (dir: string, name: string) => (dir ? `${dir}/${name}` : name).r
 export const automakeGeneratedFiles: DependencyExtractor = {
   name: 'automake-generated-files',
   files: /(^|\/)Makefile\.am$/,
+  buildSystems: ['autotools'],
   // a manual in doc/ is built by `make all` too
   alsoInSkippedFolders: /^docs?\//i,
   extract(file) {

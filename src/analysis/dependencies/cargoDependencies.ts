@@ -10,6 +10,7 @@ import { parseCargoManifest } from './parseCargoManifest.ts';
 export const cargoDependencies: DependencyExtractor = {
   name: 'cargo',
   files: /(^|\/)Cargo\.toml$/,
+  buildSystems: ['cargo'],
   extract(file) {
     return parseCargoManifest(file.text)
       .filter((d) => d.source !== 'path')

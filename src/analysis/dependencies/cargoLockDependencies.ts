@@ -8,6 +8,7 @@ import { fromRegistry, parseCargoLock } from './parseCargoLock.ts';
 export const cargoLockDependencies: DependencyExtractor = {
   name: 'cargo-lock',
   files: /(^|\/)Cargo\.lock$/,
+  buildSystems: ['cargo'],
   extract(file) {
     return parseCargoLock(file.text)
       .filter(fromRegistry)

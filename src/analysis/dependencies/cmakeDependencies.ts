@@ -11,6 +11,7 @@ const BUILTIN = new Set(['PkgConfig', 'Threads', 'CheckIncludeFile', 'GNUInstall
 export const cmakeDependencies: DependencyExtractor = {
   name: 'cmake',
   files: /(^|\/)CMakeLists\.txt$|\.cmake$/,
+  buildSystems: ['cmake'],
   extract(file) {
     const deps: RawDependency[] = [];
     const push = (kind: RawDependency['kind'], name: string, line: number, required: boolean) =>

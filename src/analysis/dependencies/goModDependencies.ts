@@ -3,6 +3,7 @@ import type { DependencyExtractor, RawDependency } from './Dependency.ts';
 export const goModDependencies: DependencyExtractor = {
   name: 'go.mod',
   files: /(^|\/)go\.mod$/,
+  buildSystems: ['go'],
   extract(file) {
     const deps: RawDependency[] = [];
     let inBlock = false;

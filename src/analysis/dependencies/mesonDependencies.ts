@@ -6,6 +6,7 @@ const BUILTIN = new Set(['threads', 'openmp', 'dl', 'm', 'rt', '']);
 export const mesonDependencies: DependencyExtractor = {
   name: 'meson',
   files: /(^|\/)meson\.build$/,
+  buildSystems: ['meson'],
   extract(file) {
     const deps: RawDependency[] = [];
     for (const { match, line } of matchesWithLines(file.text, /\bdependency\s*\(\s*'([^']+)'([^)]*)\)/g)) {

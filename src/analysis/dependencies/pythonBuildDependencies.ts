@@ -9,6 +9,7 @@ import {
 export const pythonBuildDependencies: DependencyExtractor = {
   name: 'scons/waf',
   files: /(^|\/)(SConstruct|SConscript|wscript)$/,
+  buildSystems: ['scons', 'waf'],
   extract(file) {
     const deps: RawDependency[] = [];
     const push = (kind: RawDependency['kind'], name: string, line: number, required: boolean) => {
