@@ -1,28 +1,22 @@
 import { appendFile } from 'node:fs/promises';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import type { HeuristicContext } from '../../heuristics/RecoveryHeuristic.ts';
-import { type HeuristicFiring, runHeuristics } from '../../heuristics/runHeuristics.ts';
-import { severityOf } from '../classifyError.ts';
+import type { HeuristicFiring } from '../../heuristics/runHeuristics.ts';
+import { classifyInContext } from '../classifyInContext.ts';
 import { escalationReason } from '../escalation.ts';
 import { findPackageFor } from '../findPackageFor.ts';
-import { describeSubmodule, missingSubmoduleIn } from '../missingSubmodule.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { portServices } from '../PortServices.ts';
-import type {
-  BuildPlan,
-  ErrorRecord,
-  ExecutedCommand,
-  FixAttempt,
-  PlanPhase,
-  PortState,
-} from '../PortState.ts';
+import type { BuildPlan, ExecutedCommand, FixAttempt, PlanPhase, PortState } from '../PortState.ts';
 import { SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { routeBuildResult } from '../routes/routeBuildResult.ts';
 import { FUNDAMENTAL_BLOCKERS, LIMIT_CATEGORY, SANDBOX_LIMIT_CATEGORIES } from '../vocabulary.ts';
 import { withAudit } from './audit.ts';
 import { BUILD_PHASE_ORDER, BUILD_PHASES, freshSource, runLogged } from './buildSteps.ts';
 import { installPlanPackages } from './installPlanPackages.ts';
+import { judgeFixUnderTrial } from './judgeFixUnderTrial.ts';
 import { makeError, recordError } from './recordError.ts';
+import { firingRecords, repairWithHeuristics } from './repairWithHeuristics.ts';
 
 /** Heuristic repairs one build may apply before it gives the failure to the fixer. */
 export const MAX_REPAIRS_PER_BUILD = 8;
@@ -71,33 +65,11 @@ export const buildNode = FunctionNode<PortState>({
       },
     });
 
-    /**
-     * An LLM fix is kept unless the build it was tried in failed earlier than the one it fixed;
-     * then the plan, the patches and the sandbox go back to how they were before it.
-     */
     const judgeFix = async (progress: number): Promise<Partial<PortState>> => {
-      const trial = state.fixUnderTrial;
-      if (!trial) return {};
-      if (trial.baselineProgress === null || progress >= trial.baselineProgress)
-        return { fixUnderTrial: null };
-      plan = trial.planBefore;
-      const rolledBack = fixAttempts[trial.fixIndex];
-      if (rolledBack) fixAttempts[trial.fixIndex] = { ...rolledBack, outcome: 'rolled-back' };
-      let note = 'the sandbox is as it was before the fix';
-      if (trial.snapshot) {
-        await sandbox.rollback(trial.snapshot).catch((e: Error) => {
-          note = `the sandbox snapshot is gone (${e.message}); a fresh build starts clean anyway`;
-        });
-      }
-      await appendFile(
-        svc.buildLog,
-        `\n### rvport: the fix "${rolledBack?.name ?? '?'}" made the build fail earlier; rolled back (${note})\n`,
-      );
-      svc.progress({
-        type: 'note',
-        message: `rolled back the fix "${rolledBack?.name}": the build failed earlier`,
-      });
-      return { fixUnderTrial: null, patches: trial.patchesBefore };
+      const verdict = await judgeFixUnderTrial(state, progress, { plan, fixAttempts }, sandbox, svc);
+      plan = verdict.plan;
+      fixAttempts.splice(0, fixAttempts.length, ...verdict.fixAttempts);
+      return verdict.context;
     };
 
     const installed = await installPlanPackages(svc, sandbox, state, plan, ctx);
@@ -114,25 +86,9 @@ export const buildNode = FunctionNode<PortState>({
     }
 
     const recordFiring = (firing: HeuristicFiring): void => {
-      fixAttempts.push({
-        at: new Date().toISOString(),
-        attempt,
-        source: 'heuristic',
-        name: firing.heuristic,
-        description: firing.outcome.description,
-        commands: firing.outcome.commands,
-        outcome: firing.outcome.applied ? 'applied' : 'failed',
-      });
-      for (const c of firing.outcome.commands) {
-        executed.push({
-          phase: 'repair',
-          command: c,
-          exitCode: firing.outcome.applied ? 0 : 1,
-          durationMs: 0,
-          attempt,
-          origin: 'heuristic',
-        });
-      }
+      const records = firingRecords(firing, attempt);
+      fixAttempts.push(records.fixAttempt);
+      executed.push(...records.executed);
     };
     let repairs = 0;
     const notes: string[] = [];
@@ -178,29 +134,18 @@ export const buildNode = FunctionNode<PortState>({
               signal: ctx.signal,
               log: (line) => svc.progress({ type: 'note', message: line }),
             };
-            // A heuristic that matched but could not act (no package provides the header) gives
-            // the next matching one its turn.
-            let firing = await runHeuristics(svc.heuristics, hctx, used);
-            while (firing && !firing.outcome.applied) {
-              used[firing.key] = (used[firing.key] ?? 0) + 1;
-              recordFiring(firing);
-              firing = await runHeuristics(svc.heuristics, hctx, used);
-            }
+            const firing = await repairWithHeuristics(svc.heuristics, hctx, used, recordFiring);
             if (firing) {
-              used[firing.key] = (used[firing.key] ?? 0) + 1;
-              recordFiring(firing);
-              if (firing.outcome.applied) {
-                repairs++;
-                if (firing.outcome.plan) plan = firing.outcome.plan;
-                await appendFile(
-                  svc.buildLog,
-                  `\n### rvport: ${firing.heuristic}: ${firing.outcome.description}; running the plan again on a fresh copy of the source\n`,
-                );
-                // What the failed run left in the tree (objects, programs, generated files) must
-                // not become part of the result: the final plan is proven from a clean source.
-                await freshSource({ ...state, plan }, sandbox, svc.home);
-                continue restart;
-              }
+              repairs++;
+              if (firing.outcome.plan) plan = firing.outcome.plan;
+              await appendFile(
+                svc.buildLog,
+                `\n### rvport: ${firing.heuristic}: ${firing.outcome.description}; running the plan again on a fresh copy of the source\n`,
+              );
+              // What the failed run left in the tree (objects, programs, generated files) must
+              // not become part of the result: the final plan is proven from a clean source.
+              await freshSource({ ...state, plan }, sandbox, svc.home);
+              continue restart;
             }
           }
           const error = {
@@ -242,45 +187,3 @@ export const buildNode = FunctionNode<PortState>({
     });
   },
 });
-
-const BARE_METAL = 'the code is bare-metal (freestanding, its own boot code) for another architecture';
-
-/**
- * Errors that look like compile or assembler failures in a tree the scan found to be bare-metal
- * code cannot be fixed for riscv64 Linux: say so instead of letting the fixer try.
- */
-function classifyInContext(
-  state: PortState,
-  error: ErrorRecord,
-  output: string,
-  planDir: string,
-): ErrorRecord {
-  // A file of a submodule the checkout has no content of: the source is incomplete, whatever
-  // tool said so (a CMake error, a missing Makefile, a missing header).
-  const submodule =
-    state.source.dir && !SANDBOX_LIMIT_CATEGORIES.has(error.category) && error.category !== 'TIMEOUT'
-      ? missingSubmoduleIn(state.source.dir, output, planDir)
-      : null;
-  if (submodule) {
-    const evidence = `the submodule ${describeSubmodule(submodule)} has no content in this checkout`;
-    return {
-      ...error,
-      category: 'SOURCE_UNAVAILABLE',
-      severity: severityOf('SOURCE_UNAVAILABLE'),
-      evidence,
-      message: `${evidence}\n${error.message}`,
-      signature: error.signature.replace(/^[A-Z_]+:/, 'SOURCE_UNAVAILABLE:'),
-    };
-  }
-  const bareMetal = state.findings.some((f) => f.kind === 'bare-metal' && f.severity === 'high');
-  if (bareMetal && ['COMPILATION', 'ARCHITECTURE', 'LINKING'].includes(error.category)) {
-    return {
-      ...error,
-      category: 'REQUIRES_HARDWARE',
-      severity: 'critical',
-      evidence: BARE_METAL,
-      message: `${BARE_METAL}\n${error.message}`,
-    };
-  }
-  return error;
-}

@@ -1,0 +1,52 @@
+import { appendFile } from 'node:fs/promises';
+import type { Sandbox } from '../../sandbox/Sandbox.ts';
+import type { PortServices } from '../PortServices.ts';
+import type { BuildPlan, FixAttempt, PortState } from '../PortState.ts';
+
+export interface FixVerdict {
+  /** What the state takes from the verdict (the trial ends; a rollback restores the patches). */
+  context: Partial<PortState>;
+  /** The plan to go on with: the one before the fix when it was rolled back. */
+  plan: BuildPlan;
+  fixAttempts: FixAttempt[];
+}
+
+/**
+ * An LLM fix is kept unless the build it was tried in failed earlier (`progress`) than the one it
+ * fixed; then the plan, the patches and the sandbox go back to how they were before it.
+ */
+export async function judgeFixUnderTrial(
+  state: PortState,
+  progress: number,
+  current: { plan: BuildPlan; fixAttempts: readonly FixAttempt[] },
+  sandbox: Sandbox,
+  svc: Pick<PortServices, 'buildLog' | 'progress'>,
+): Promise<FixVerdict> {
+  const trial = state.fixUnderTrial;
+  const kept = { plan: current.plan, fixAttempts: [...current.fixAttempts] };
+  if (!trial) return { context: {}, ...kept };
+  if (trial.baselineProgress === null || progress >= trial.baselineProgress)
+    return { context: { fixUnderTrial: null }, ...kept };
+  const fixAttempts = [...current.fixAttempts];
+  const rolledBack = fixAttempts[trial.fixIndex];
+  if (rolledBack) fixAttempts[trial.fixIndex] = { ...rolledBack, outcome: 'rolled-back' };
+  let note = 'the sandbox is as it was before the fix';
+  if (trial.snapshot) {
+    await sandbox.rollback(trial.snapshot).catch((e: Error) => {
+      note = `the sandbox snapshot is gone (${e.message}); a fresh build starts clean anyway`;
+    });
+  }
+  await appendFile(
+    svc.buildLog,
+    `\n### rvport: the fix "${rolledBack?.name ?? '?'}" made the build fail earlier; rolled back (${note})\n`,
+  );
+  svc.progress({
+    type: 'note',
+    message: `rolled back the fix "${rolledBack?.name}": the build failed earlier`,
+  });
+  return {
+    context: { fixUnderTrial: null, patches: trial.patchesBefore },
+    plan: trial.planBefore,
+    fixAttempts,
+  };
+}
