@@ -6,7 +6,8 @@
 //   npx tsx bench/port-corpus.ts --table [--results FILE]      (print the table of saved results)
 // Sources: public from the fetched Debian tarballs (~/.cache/rvport/corpus), wide as `debian:NAME`
 // (how a porter names a Debian package), git from the corpus bundles cloned into
-// ~/.cache/rvport/git-corpus. Each port uses --force (no recipe cache), a 20-minute limit per build
+// ~/.cache/rvport/git-corpus. Each port uses --force (no recipe cache) and --restart (no checkpoint of an
+// earlier, interrupted run), a 20-minute limit per build
 // command and 45 minutes in all.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -100,6 +101,8 @@ async function portOne(corpus: Corpus, name: string, note: string, commit: strin
       'port',
       source,
       '--force',
+      // a checkpoint an interrupted earlier run left would carry that run's code and analysis
+      '--restart',
       '--offline',
       '--json',
       '--timeout',
