@@ -281,7 +281,14 @@ export interface PortState {
     cases?: TestCase[];
   } | null;
   /** Programs started once under emulation after the build (`--version`, `--help`). */
-  smokeTests: { program: string; command: string; exitCode: number; output: string }[];
+  smokeTests: {
+    program: string;
+    command: string;
+    exitCode: number;
+    output: string;
+    /** The program is not in this build's tree (an x86_64 build may name an object folder otherwise). */
+    absent?: true;
+  }[];
   /** Compiler warnings in the build log that point at riscv64 hazards (char signedness, …). */
   hazardWarnings: string[];
   /** LLM use of the port: exchanges, tokens as the provider reported them, dollars. */

@@ -14,9 +14,19 @@ export function smokePrograms(artifacts: readonly ArtifactRecord[]): ArtifactRec
     .slice(0, MAX_SMOKE_PROGRAMS);
 }
 
+/** Whether a file is there at all: a program that cannot start and one that is absent differ. */
+async function present(sandbox: Sandbox, path: string, signal?: AbortSignal): Promise<boolean> {
+  const result = await sandbox.run(['test', '-f', path], {
+    timeoutMs: SMOKE_TIMEOUT_MS,
+    ...(signal ? { signal } : {}),
+  });
+  return result.exitCode === 0;
+}
+
 /**
  * Starts each program once with `--version`, and with `--help` when that fails, in `sandbox`
  * (the riscv64 instance, or the x86_64 one holding the same build's programs at the same paths).
+ * A program the tree does not hold is recorded as absent, not as a failure.
  */
 export async function smokeRunPrograms(
   sandbox: Sandbox,
@@ -34,6 +44,16 @@ export async function smokeRunPrograms(
         cwd: posix.dirname(inside),
         ...(options.signal ? { signal: options.signal } : {}),
       });
+      if (result.exitCode === 127 && !(await present(sandbox, inside, options.signal))) {
+        results.push({
+          program: program.path,
+          command: `${program.path} ${flag}`,
+          exitCode: 127,
+          output: '',
+          absent: true,
+        });
+        break;
+      }
       const output = `${result.stdout}${result.stderr}`.trim().split('\n').slice(0, 3).join('\n');
       results.push({
         program: program.path,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareSmokeRuns, compareTestRuns } from './compareRuns.ts';
+import { compareSmokeRuns, compareTestRuns, notInBoth } from './compareRuns.ts';
 
 const run = (
   exitCode: number,
@@ -64,6 +64,27 @@ describe('compareTestRuns', () => {
 });
 
 describe('compareSmokeRuns', () => {
+  it('leaves out a program one build does not hold at that path (libzstd names its object folder by a hash of the flags)', () => {
+    const riscv = [
+      { program: 'obj/conf_1a/zstd', command: 'obj/conf_1a/zstd --version', exitCode: 0, output: 'v1.5' },
+      { program: 'zstd', command: 'zstd --version', exitCode: 0, output: 'v1.5' },
+    ];
+    const x86 = [
+      {
+        program: 'obj/conf_1a/zstd',
+        command: 'obj/conf_1a/zstd --version',
+        exitCode: 127,
+        output: '',
+        absent: true as const,
+      },
+      { program: 'zstd', command: 'zstd --version', exitCode: 0, output: 'v1.5' },
+    ];
+    expect(compareSmokeRuns(riscv, x86)).toEqual([
+      { kind: 'smoke', name: 'zstd --version', outcome: 'passes on both' },
+    ]);
+    expect(notInBoth(riscv, x86)).toEqual(['obj/conf_1a/zstd']);
+  });
+
   it('holds the same commands against each other by exit status', () => {
     const riscv = [
       { program: 'p', command: 'p --version', exitCode: 2, output: 'unknown option 255' },

@@ -60,16 +60,25 @@ export function compareTestRuns(riscv: Tests | null, x86: Tests | null): Differe
   return rows;
 }
 
-/** The same smoke commands on both sides, by exit status (the first try of each program decides). */
+/**
+ * The same smoke commands on both sides, by exit status (the first try of each program decides).
+ * A program one build does not hold at that path is not compared (`notInBoth` lists it).
+ */
 export function compareSmokeRuns(riscv: Smoke, x86: Smoke): DifferentialRow[] {
   const other = new Map(x86.map((s) => [s.command, s]));
   const rows: DifferentialRow[] = [];
   for (const mine of riscv) {
     const theirs = other.get(mine.command);
-    if (!theirs) continue;
+    if (!theirs || mine.absent || theirs.absent) continue;
     const riscvOut = `exit ${mine.exitCode}${mine.output ? `: ${mine.output}` : ''}`;
     const x86Out = `exit ${theirs.exitCode}${theirs.output ? `: ${theirs.output}` : ''}`;
     rows.push(row('smoke', mine.command, mine.exitCode !== 0, theirs.exitCode !== 0, riscvOut, x86Out));
   }
   return rows;
+}
+
+/** The smoke-run programs one of the two builds does not hold, so neither side's run is compared. */
+export function notInBoth(riscv: Smoke, x86: Smoke): string[] {
+  const absent = new Set([...riscv, ...x86].filter((s) => s.absent).map((s) => s.program));
+  return [...absent].sort();
 }

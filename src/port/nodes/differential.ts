@@ -1,5 +1,5 @@
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
-import { compareSmokeRuns, compareTestRuns } from '../differential/compareRuns.ts';
+import { compareSmokeRuns, compareTestRuns, notInBoth } from '../differential/compareRuns.ts';
 import type { DifferentialRecord } from '../differential/DifferentialRecord.ts';
 import { pairHazardEvidence } from '../differential/pairHazardEvidence.ts';
 import { runX86Side, type X86SideResult } from '../differential/runX86Side.ts';
@@ -92,9 +92,11 @@ export function differentialRecord(
   const x86Only = rows.filter((r) => r.outcome === 'fails only on x86_64').length;
   const hazards = riscv64Only > 0 ? pairHazardEvidence(state.hazardWarnings, state.findings) : [];
   const count = (o: string) => rows.filter((r) => r.outcome === o).length;
+  const absent = notInBoth(state.smokeTests, x86.smokeTests);
+  const left = absent.length ? `; not compared, not in both builds: ${absent.join(', ')}` : '';
   const reason =
     rows.length === 0
-      ? 'nothing to compare (no tests ran and no program was smoke-run on both)'
-      : `${rows.length} compared: ${count('passes on both')} pass on both, ${count('fails on both')} fail on both, ${riscv64Only} fail only on riscv64, ${x86Only} fail only on x86_64`;
+      ? `nothing to compare (no tests ran and no program was smoke-run on both)${left}`
+      : `${rows.length} compared: ${count('passes on both')} pass on both, ${count('fails on both')} fail on both, ${riscv64Only} fail only on riscv64, ${x86Only} fail only on x86_64${left}`;
   return { ...base, ran: rows.length > 0, reason, rows, riscv64Only, x86Only, hazards };
 }

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { Sandbox, SandboxRunResult } from '../sandbox/Sandbox.ts';
+import type { ArtifactRecord } from './PortState.ts';
+import { smokeRunPrograms } from './smokeRunPrograms.ts';
+
+const result = (exitCode: number, stdout = ''): SandboxRunResult => ({
+  exitCode,
+  stdout,
+  stderr: exitCode === 127 ? 'cannot run' : '',
+  truncated: false,
+  stdoutBytes: stdout.length,
+  stderrBytes: 0,
+  durationMs: 1,
+  timedOut: false,
+  aborted: false,
+  commandNotFound: false,
+});
+
+/** A tree holding only /build/src/here (it prints its version) and /build/src/broken (exit 127). */
+function sandbox(calls: string[][]): Sandbox {
+  return {
+    run: async (command: readonly string[]) => {
+      calls.push([...command]);
+      if (command[0] === 'test')
+        return result(['/build/src/here', '/build/src/broken'].includes(command[2] ?? '') ? 0 : 1);
+      if (command[0] === '/build/src/here') return result(0, 'here 1.0');
+      return result(127);
+    },
+  } as unknown as Sandbox;
+}
+
+const program = (path: string): ArtifactRecord =>
+  ({ path, role: 'program', machine: 'riscv64' }) as ArtifactRecord;
+
+describe('smokeRunPrograms', () => {
+  it('records a program the tree does not hold as absent, and one that cannot start as a failure', async () => {
+    const calls: string[][] = [];
+    const runs = await smokeRunPrograms(sandbox(calls), [
+      program('here'),
+      program('gone'),
+      program('broken'),
+    ]);
+    expect(runs).toEqual([
+      { program: 'here', command: 'here --version', exitCode: 0, output: 'here 1.0' },
+      { program: 'gone', command: 'gone --version', exitCode: 127, output: '', absent: true },
+      { program: 'broken', command: 'broken --version', exitCode: 127, output: 'cannot run' },
+      { program: 'broken', command: 'broken --help', exitCode: 127, output: 'cannot run' },
+    ]);
+    // the absent program is not tried a second time
+    expect(calls.filter((c) => c[0] === '/build/src/gone')).toHaveLength(1);
+  });
+});
