@@ -3,6 +3,7 @@ import type { OptimizationReport } from '../optimize/OptimizationReport.ts';
 import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
 import type { TargetMode } from '../sandbox/Sandbox.ts';
 import type { FetchedDependencies } from '../sources/deps/FetchedDependency.ts';
+import { version } from '../version.ts';
 import type { DifferentialRecord } from './differential/DifferentialRecord.ts';
 import type { TestCase } from './testResults/TestCase.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
@@ -228,6 +229,8 @@ export interface AuditEvent {
  */
 export interface PortState {
   formatVersion: number;
+  /** The rvport that started the port: a checkpoint of another one is not resumed. */
+  rvportVersion?: string;
   source: SourceInfo;
   options: PortOptions;
   /** The scripted analysis (build systems, dependencies, findings), as produced by init. */
@@ -310,6 +313,7 @@ export interface PortState {
 export function createPortState(source: SourceInfo, options: PortOptions): PortState {
   return {
     formatVersion: PORT_STATE_VERSION,
+    rvportVersion: version,
     source,
     options,
     packageAnalysis: null,

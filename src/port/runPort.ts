@@ -40,6 +40,7 @@ import type { ProgressEvent } from './ProgressEvent.ts';
 import { portGraph } from './portGraph.ts';
 import { portRunId } from './portRunId.ts';
 import { sshSandboxProvider } from './sshSandboxProvider.ts';
+import { staleCheckpoint } from './staleCheckpoint.ts';
 import { redoReason, userlandRefusal } from './userlandRefusal.ts';
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60 * 60 * 1000;
@@ -139,7 +140,16 @@ export async function runPort(
   const runId = portRunId(spec);
   const store = new FileStateStore(join(home, 'runs'));
   if (request.restart) await resetWorkflow(runId, { store });
-  const existing = request.restart ? undefined : await store.load(runId);
+  const loaded = request.restart ? undefined : await store.load(runId);
+  const stale = loaded && loaded.status !== 'completed' ? staleCheckpoint(loaded.context) : null;
+  if (stale) {
+    io.progress({
+      type: 'note',
+      message: `the interrupted port of ${spec.name} is started again: ${stale}`,
+    });
+    await resetWorkflow(runId, { store });
+  }
+  const existing = stale ? undefined : loaded;
   const resuming = !!existing && existing.status !== 'completed';
 
   const commit = await localCommit(spec);

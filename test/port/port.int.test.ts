@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
@@ -112,6 +112,36 @@ describe.sequential('rvport port on real packages', () => {
       expect(readFileSync(join(outputs('c', 'cjson'), 'recipe.md'), 'utf8')).toBe(
         readFileSync(join(outputs('a', 'cjson'), 'recipe.md'), 'utf8'),
       );
+    },
+    20 * MINUTES,
+  );
+
+  it(
+    'starts again over the checkpoint of an interrupted port that another rvport wrote',
+    async () => {
+      const { child, done } = startCli(['port', join(corpus, 'cjson'), '--force', '--out', 'v', '--json'], {
+        cwd: work,
+        env: env(),
+      });
+      const runFile = join(home, 'runs', `${portRunId(parseSource(join(corpus, 'cjson')))}.json`);
+      const buildLog = join(outputs('v', 'cjson'), 'build.log');
+      await waitFor(
+        () => existsSync(buildLog) && readFileSync(buildLog, 'utf8').includes('[configure]'),
+        10 * MINUTES,
+        'the configure phase',
+      );
+      child.kill('SIGKILL');
+      await done;
+      const run = readJson(runFile);
+      expect(run.status).toBe('running');
+      writeFileSync(
+        runFile,
+        JSON.stringify({ ...run, context: { ...run.context, rvportVersion: '0.0.1-older' } }),
+      );
+      const { code, result, stderr } = await port(join(corpus, 'cjson'), 'v', '--force');
+      expect(code, stderr).toBe(0);
+      expect(result).toMatchObject({ result: 'verified', resumed: false });
+      expect(stderr).toContain('the interrupted port of cjson is started again: rvport 0.0.1-older wrote it');
     },
     20 * MINUTES,
   );
