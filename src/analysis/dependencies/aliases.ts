@@ -35,5 +35,14 @@ export const DEBIAN_ALIASES: Partial<Record<DependencyKind, Record<string, strin
     Intl: ['libc6-dev'],
   },
   program: { 'pkg-config': ['pkgconf'], python: ['python3'], makeinfo: ['texinfo'], help2man: ['help2man'] },
-  library: { m: ['libc6-dev'], dl: ['libc6-dev'], pthread: ['libc6-dev'], rt: ['libc6-dev'] },
+  library: {
+    m: ['libc6-dev'],
+    dl: ['libc6-dev'],
+    pthread: ['libc6-dev'],
+    rt: ['libc6-dev'],
+    // the compiler's own libraries, in its versioned folder (/usr/lib/gcc/riscv64-linux-gnu/14)
+    atomic: ['gcc'],
+    gomp: ['gcc'],
+    'stdc++': ['g++'],
+  },
 };

@@ -74,6 +74,15 @@ describe('resolveDependencies', () => {
     ]);
   });
 
+  it("takes the compiler's own libraries (in gcc's versioned folder) as the compiler's", () => {
+    const [atomic, cxx] = resolveDependencies(
+      [dep('library', 'atomic', true), dep('library', 'stdc++', true)],
+      null,
+    );
+    expect(atomic?.debianPackages).toEqual(['gcc']);
+    expect(cxx?.debianPackages).toEqual(['g++']);
+  });
+
   it('parses Contents lines, dropping sections', () => {
     expect(parseContentsLine('usr/include/zlib.h                 libdevel/zlib1g-dev')).toEqual([
       'usr/include/zlib.h',
