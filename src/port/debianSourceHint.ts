@@ -6,7 +6,7 @@ import { matchDebianSource } from '../debian/matchDebianSource.ts';
 import { parseBuildDepends } from '../debian/parseBuildDepends.ts';
 import { projectKey } from '../debian/projectKey.ts';
 import type { AcquiredSource } from '../sources/AcquiredSource.ts';
-import { PrivateApt } from '../sources/acquireDebian.ts';
+import { PrivateApt } from '../sources/PrivateApt.ts';
 import type { DebianKnowledge } from './PortState.ts';
 
 export interface SourceIndexOptions {
