@@ -1,6 +1,7 @@
 import { chmod, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
+import { acquireDebianCrate } from './acquireDebianCrate.ts';
 import type { Acquired } from './acquireSource.ts';
 import { gitEntryWarnings, sha256File } from './acquireTarball.ts';
 import { commitTree } from './commitTree.ts';
@@ -79,10 +80,13 @@ export async function acquireDebian(
       .filter((l) => /^(E|W):/.test(l))
       .slice(0, 3)
       .join(' ');
-    throw new SourceError(
-      `cannot get the Debian source package ${request} (${suite}): ${errors || lastLines(result.stderr)}`,
-      'acquire',
-    );
+    const why = `cannot get the Debian source package ${request} (${suite}): ${errors || lastLines(result.stderr)}`;
+    // Rust crates: Debian's librust-*-dev package carries the whole crate
+    const crate = spec.package.startsWith('rust-')
+      ? await acquireDebianCrate(spec, tree, gitDir, scratch, options, { suite, mirror, why })
+      : null;
+    if (crate) return crate;
+    throw new SourceError(why, 'acquire');
   }
   const warnings: string[] = [];
   if (!orig.includes('.orig.tar.')) warnings.push(`${orig} is a native Debian package (it contains debian/)`);
