@@ -42,7 +42,7 @@ export function debianSourceHint(
       ...NOTHING,
       buildDepends: parseBuildDepends(entry.buildDepends),
       problems: [
-        `Build-Depends taken from the archive's Sources index for ${entry.name} ${entry.version} (no debian.tar: no patches)`,
+        `Build-Depends taken from the archive's Sources index for ${entry.name} ${entry.version} (${acquired.debian.binary ? "the tree is Debian's packaged crate, its patches applied" : 'no debian.tar: no patches'})`,
       ],
       hint: { package: entry.name, version: entry.version, via: 'its name' },
     };
