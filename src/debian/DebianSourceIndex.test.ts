@@ -4,7 +4,8 @@ import { parseBuildDepends } from './parseBuildDepends.ts';
 
 /** Two stanzas in the Sources index's own form (fields as the archive writes them). */
 const SOURCES = `Package: libuv1
-Binary: libuv1-dev, libuv1t64
+Binary: libuv1-dev,
+ libuv1t64
 Version: 1.50.0-2
 Build-Depends: cmake, debhelper-compat (= 13), dh-exec,
  netbase, pkgconf
@@ -29,6 +30,7 @@ describe('DebianSourceIndex', () => {
       ['libuv1', '1.50.0-2', 'https://github.com/libuv/libuv'],
       ['jansson', '2.14-2', undefined],
     ]);
+    expect(entries.map((e) => e.binaries)).toEqual([['libuv1-dev', 'libuv1t64'], undefined]);
     const index = new DebianSourceIndex(entries);
     expect(index.forProject('https://github.com/libuv/libuv.git').map((e) => e.name)).toEqual(['libuv1']);
     expect(index.forProject('https://github.com/akheron/jansson/issues').map((e) => e.name)).toEqual([

@@ -11,11 +11,13 @@ export interface DebianSourceEntry {
   version: string;
   homepage?: string;
   vcs?: string[];
+  /** The binary packages it builds (its `Binary:` field), in the archive's order. */
+  binaries?: string[];
   /** The Build-Depends and Build-Depends-Arch fields, as a control stanza (parseBuildDepends reads it). */
   buildDepends: string;
 }
 
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 /** apt's own tools decompress its lists (lz4, xz, gz: whatever the archive served). */
 const APT_HELPER = '/usr/lib/apt/apt-helper';
 const READ_TIMEOUT_MS = 5 * 60 * 1000;
@@ -131,11 +133,13 @@ export function parseSources(text: string): DebianSourceEntry[] {
       .map((f) => fields.get(f)?.split(/\s+/)[0])
       .filter((u): u is string => !!u);
     const homepage = fields.get('homepage');
+    const binaries = (fields.get('binary') ?? '').split(/[\s,]+/).filter(Boolean);
     entries.push({
       name,
       version: fields.get('version') ?? '',
       ...(homepage ? { homepage } : {}),
       ...(vcs.length ? { vcs } : {}),
+      ...(binaries.length ? { binaries } : {}),
       buildDepends: [`Source: ${name}`, ...build].join('\n'),
     });
   }
@@ -144,6 +148,7 @@ export function parseSources(text: string): DebianSourceEntry[] {
 
 const KEPT = new Set([
   'package',
+  'binary',
   'version',
   'homepage',
   'vcs-git',

@@ -1,4 +1,5 @@
 import type { AcquiredSource } from '../sources/AcquiredSource.ts';
+import { crateSourceNote } from '../sources/acquireDebianCrate.ts';
 import type { DebianKnowledge } from './PortState.ts';
 import { debianPatches } from './patches/debianPatches.ts';
 import type { SourcePatch } from './patches/sourcePatches.ts';
@@ -17,8 +18,12 @@ export async function debianKnowledge(
   const packaging = source.debian.packaging;
   const nothing = { buildDepends: [], installed: [], leftOut: [], patchesApplied: [], patchesSkipped: [] };
   if (!packaging) {
-    // why there is none (a mirror without the debian.tar, a refused one) is in the warnings
-    const problems = source.warnings.filter((w) => w.startsWith("Debian's packaging"));
+    // why there is none (a mirror without the debian.tar, a refused one) is in the warnings;
+    // a crate package's tree has Debian's patches applied already
+    const problems = [
+      ...(source.debian.binary ? [crateSourceNote(source.debian.binary)] : []),
+      ...source.warnings.filter((w) => w.startsWith("Debian's packaging")),
+    ];
     return problems.length ? { debian: { ...nothing, problems }, patches: [] } : null;
   }
   const series = await debianPatches(source.dir, packaging, scratchParent);

@@ -6,7 +6,7 @@ import { matchDebianSource } from '../debian/matchDebianSource.ts';
 import { parseBuildDepends } from '../debian/parseBuildDepends.ts';
 import { projectKey } from '../debian/projectKey.ts';
 import type { AcquiredSource } from '../sources/AcquiredSource.ts';
-import { PrivateApt } from '../sources/acquireDebian.ts';
+import { PrivateApt } from '../sources/PrivateApt.ts';
 import type { DebianKnowledge } from './PortState.ts';
 
 export interface SourceIndexOptions {
@@ -42,7 +42,7 @@ export function debianSourceHint(
       ...NOTHING,
       buildDepends: parseBuildDepends(entry.buildDepends),
       problems: [
-        `Build-Depends taken from the archive's Sources index for ${entry.name} ${entry.version} (no debian.tar: no patches)`,
+        `Build-Depends taken from the archive's Sources index for ${entry.name} ${entry.version} (${acquired.debian.binary ? "the tree is Debian's packaged crate, its patches applied" : 'no debian.tar: no patches'})`,
       ],
       hint: { package: entry.name, version: entry.version, via: 'its name' },
     };

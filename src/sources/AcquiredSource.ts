@@ -25,9 +25,12 @@ export interface AcquiredSource {
     package: string;
     version: string;
     suite: string;
+    /** The file the tree was unpacked from: the upstream tarball, or the binary package's `.deb`. */
     tarball: string;
     /** Debian's packaging of the source, when its debian.tar was there and usable (older records lack it). */
     packaging?: DebianPackaging | null;
+    /** Set when the tree is the crate a `librust-*-dev` package ships, the source package's own files missing. */
+    binary?: DebianBinarySource;
   } | null;
   warnings: string[];
   acquiredAt: string;
@@ -41,6 +44,20 @@ export interface AcquiredSource {
  */
 export const METADATA_FOLDER = '.rvport';
 export const METADATA_FILE = 'source.json';
+
+/**
+ * A Rust crate's source taken from Debian's binary package of it (`librust-CRATE-dev` ships the
+ * crate as published, Debian's patches applied), when the source package cannot be downloaded.
+ */
+export interface DebianBinarySource {
+  package: string;
+  version: string;
+  architecture: string;
+  /** SHA-256 of the `.deb`, as the archive's Packages index gives it. */
+  sha256: string;
+  /** The folder of the package that is the tree (`usr/share/cargo/registry/CRATE-VERSION`). */
+  folder: string;
+}
 
 /**
  * What a port takes from Debian's packaging of a `debian:` source (read from its debian.tar,

@@ -1,20 +1,16 @@
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEBIAN_KEYRING, DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
-import { runProcess } from '../process/runProcess.ts';
-import type { StepOptions } from './acquireGit.ts';
+import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
+import { acquireDebianCrate } from './acquireDebianCrate.ts';
 import type { Acquired } from './acquireSource.ts';
 import { gitEntryWarnings, sha256File } from './acquireTarball.ts';
 import { commitTree } from './commitTree.ts';
 import { keepDebianPackaging } from './keepDebianPackaging.ts';
+import { lastLines, PrivateApt } from './PrivateApt.ts';
 import type { SourceSpec } from './parseSource.ts';
 import { SourceError } from './SourceError.ts';
 import { type ExtractOptions, extractTarball } from './tar/extractTarball.ts';
 
-export const APT_TIMEOUT_MS = 20 * 60 * 1000;
-/** Private package lists older than this are refreshed before a download. */
-export const APT_LISTS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const TARBALL = /\.tar\.(gz|xz|bz2|lzma|lz|zst)$/;
 
 export interface DebianOptions extends ExtractOptions {
@@ -23,94 +19,6 @@ export interface DebianOptions extends ExtractOptions {
   packagingDir: string;
   suite?: string;
   mirror?: string;
-}
-
-/**
- * A private apt configuration (deb-src only) under `aptDir`: the machine's own apt setup is
- * never read for packages nor modified, as in ../shared/corpus/fetch-debian-source.
- */
-export class PrivateApt {
-  constructor(
-    readonly dir: string,
-    readonly sourcesLine: string,
-  ) {}
-
-  static async create(dir: string, suite: string, mirror: string): Promise<PrivateApt> {
-    const apt = new PrivateApt(dir, `deb-src [signed-by=${DEBIAN_KEYRING}] ${mirror} ${suite} main`);
-    for (const sub of [
-      'etc/sources.list.d',
-      'etc/preferences.d',
-      'state/lists/partial',
-      'cache/archives/partial',
-    ]) {
-      await mkdir(join(dir, sub), { recursive: true });
-    }
-    // apt downloads as the unprivileged _apt user; let it reach its partial folders
-    for (const sub of ['', 'etc', 'state', 'cache', 'state/lists', 'cache/archives'])
-      await chmod(join(dir, sub), 0o755);
-    for (const sub of ['state/lists/partial', 'cache/archives/partial']) await chmod(join(dir, sub), 0o777);
-    const sourcesList = join(dir, 'etc', 'sources.list');
-    const current = existsSync(sourcesList) ? await readFile(sourcesList, 'utf8') : '';
-    if (current.trim() !== apt.sourcesLine) {
-      await writeFile(sourcesList, `${apt.sourcesLine}\n`);
-      await rm(join(dir, 'state', 'lists'), { recursive: true, force: true });
-      await mkdir(join(dir, 'state', 'lists', 'partial'), { recursive: true, mode: 0o777 });
-      await chmod(join(dir, 'state', 'lists', 'partial'), 0o777);
-    }
-    return apt;
-  }
-
-  args(): string[] {
-    const d = this.dir;
-    return [
-      '-q',
-      '-o',
-      `Dir::Etc::sourcelist=${join(d, 'etc', 'sources.list')}`,
-      '-o',
-      `Dir::Etc::sourceparts=${join(d, 'etc', 'sources.list.d')}`,
-      '-o',
-      `Dir::Etc::preferencesparts=${join(d, 'etc', 'preferences.d')}`,
-      '-o',
-      `Dir::State::Lists=${join(d, 'state', 'lists')}`,
-      '-o',
-      `Dir::Cache=${join(d, 'cache')}`,
-      '-o',
-      'APT::Get::List-Cleanup=0',
-    ];
-  }
-
-  async run(args: readonly string[], options: StepOptions & { cwd?: string }) {
-    return runProcess({
-      command: ['apt-get', ...this.args(), ...args],
-      cwd: options.cwd,
-      env: { DEBIAN_FRONTEND: 'noninteractive', LC_ALL: 'C' },
-      timeoutMs: APT_TIMEOUT_MS,
-      signal: options.signal,
-    });
-  }
-
-  /** Runs `apt-get update` when the lists are missing or older than a day. */
-  async ensureLists(options: StepOptions): Promise<void> {
-    const lists = join(this.dir, 'state', 'lists');
-    const files = existsSync(lists) ? await readdir(lists) : [];
-    const stamp = join(this.dir, 'updated-at');
-    const fresh =
-      files.some((f) => f.includes('_source_Sources')) &&
-      existsSync(stamp) &&
-      Date.now() - Number(await readFile(stamp, 'utf8')) < APT_LISTS_MAX_AGE_MS;
-    if (fresh) return;
-    options.log?.('updating the private Debian source lists');
-    const result = await this.run(['update'], options);
-    const after = await readdir(lists);
-    if (result.exitCode !== 0 || !after.some((f) => f.includes('_source_Sources'))) {
-      throw new SourceError(`apt-get update failed: ${lastLines(result.stderr || result.stdout)}`, 'acquire');
-    }
-    await writeFile(stamp, String(Date.now()));
-  }
-}
-
-function lastLines(text: string): string {
-  return text.trim().split('\n').slice(-3).join(' / ');
 }
 
 /**
@@ -172,10 +80,13 @@ export async function acquireDebian(
       .filter((l) => /^(E|W):/.test(l))
       .slice(0, 3)
       .join(' ');
-    throw new SourceError(
-      `cannot get the Debian source package ${request} (${suite}): ${errors || lastLines(result.stderr)}`,
-      'acquire',
-    );
+    const why = `cannot get the Debian source package ${request} (${suite}): ${errors || lastLines(result.stderr)}`;
+    // Rust crates: Debian's librust-*-dev package carries the whole crate
+    const crate = spec.package.startsWith('rust-')
+      ? await acquireDebianCrate(spec, tree, gitDir, scratch, options, { suite, mirror, why })
+      : null;
+    if (crate) return crate;
+    throw new SourceError(why, 'acquire');
   }
   const warnings: string[] = [];
   if (!orig.includes('.orig.tar.')) warnings.push(`${orig} is a native Debian package (it contains debian/)`);

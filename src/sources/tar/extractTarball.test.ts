@@ -61,6 +61,18 @@ describe('extractTarball', () => {
     expect(readdirSync(await extracted('flat.tar')).sort()).toEqual(['configure', 'link']);
   });
 
+  it('unpacks one folder as the root when asked, and refuses an archive without it', async () => {
+    sh('tar -cf rooted.tar pkg-2.0');
+    const dest = join(root, 'out', 'rooted');
+    await extractTarball(join(root, 'rooted.tar'), dest, join(root, 'scratch'), {
+      root: `pkg-2.0/${deep.split('/')[0]}`,
+    });
+    expect(readdirSync(dest)).toEqual([deep.split('/')[1]]);
+    await expect(
+      extractTarball(join(root, 'rooted.tar'), dest, join(root, 'scratch'), { root: 'pkg-2.0/configure' }),
+    ).rejects.toThrow(/rooted.tar has no folder pkg-2.0\/configure/);
+  });
+
   it('refuses an empty tarball, a non-tarball and a truncated one', async () => {
     sh('tar -cf empty.tar --files-from /dev/null');
     await expect(extracted('empty.tar')).rejects.toThrow(/empty.tar is an empty tarball/);

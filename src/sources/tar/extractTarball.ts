@@ -25,6 +25,15 @@ export interface ExtractOptions extends StepOptions {
   limits?: Partial<TarballLimits>;
 }
 
+export interface ExtractTarballOptions extends ExtractOptions {
+  /**
+   * Unpack only this folder of the archive (a normalized path such as
+   * `usr/share/cargo/registry/itoa-1.0.14`), which becomes the tree's root; an archive without
+   * it is refused. Entries elsewhere are still checked, never written.
+   */
+  root?: string;
+}
+
 /** Why an entry name would land outside the extraction folder, or null when it is safe. */
 export function unsafeEntryReason(name: string): string | null {
   if (name.includes('\0')) return 'NUL character';
@@ -64,7 +73,7 @@ export async function extractTarball(
   file: string,
   dest: string,
   scratch: string,
-  options: ExtractOptions = {},
+  options: ExtractTarballOptions = {},
 ): Promise<void> {
   try {
     await unpackInto(file, dest, scratch, options);
@@ -81,8 +90,10 @@ async function unpackInto(
   file: string,
   dest: string,
   scratch: string,
-  options: ExtractOptions,
+  options: ExtractTarballOptions,
 ): Promise<void> {
+  const root = options.root ? normalizeEntryName(options.root) : '';
+  const inRoot = (path: string) => root === '' || path === root || path.startsWith(`${root}/`);
   const limits: TarballLimits = {
     maxBytes: options.limits?.maxBytes ?? MAX_TARBALL_BYTES,
     maxEntries: options.limits?.maxEntries ?? MAX_TARBALL_ENTRIES,
@@ -154,6 +165,7 @@ async function unpackInto(
       );
     const path = normalizeEntryName(entry.name);
     if (path === '') return; // the archive's own root folder
+    if (!inRoot(path)) return;
     const existing = nodes.get(path);
     if (entry.type === 'directory') {
       if (existing && existing.kind !== 'directory')
@@ -234,12 +246,17 @@ async function unpackInto(
   }
   input.close();
   await input.finished();
+  if (root && nodes.get(root)?.kind !== 'directory')
+    throw new SourceError(`${basename(file)} has no folder ${root}; refusing it`, 'acquire');
   if (nodes.size === 0) throw new SourceError(`${basename(file)} is an empty tarball`);
 
   const tops = new Set([...nodes.keys()].map((p) => p.split('/')[0]));
   const [only] = tops;
-  const strip =
-    tops.size === 1 && only !== undefined && nodes.get(only)?.kind === 'directory' ? `${only}/` : '';
+  const strip = root
+    ? `${root}/`
+    : tops.size === 1 && only !== undefined && nodes.get(only)?.kind === 'directory'
+      ? `${only}/`
+      : '';
   const final = (path: string) => path.slice(strip.length);
   const links = new Map<string, string>();
   for (const [path, node] of nodes) if (node.kind === 'symlink') links.set(final(path), node.target);
@@ -263,10 +280,10 @@ async function unpackInto(
     await chmod(join(unpack, path), (node.mode & 0o777) | 0o700);
     if (node.mtime) await utimes(join(unpack, path), node.mtime, node.mtime);
   }
-  const root = strip ? join(unpack, strip) : unpack;
+  const top = strip ? join(unpack, strip) : unpack;
   await rm(dest, { recursive: true, force: true });
   await mkdir(dirname(dest), { recursive: true });
-  await rename(root, dest);
+  await rename(top, dest);
 }
 
 /** Writes one file's content to a new path; never follows or replaces anything there. */

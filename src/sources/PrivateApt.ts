@@ -1,0 +1,143 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEBIAN_KEYRING } from '../debian/debianMirror.ts';
+import { runProcess } from '../process/runProcess.ts';
+import type { StepOptions } from './acquireGit.ts';
+import { SourceError } from './SourceError.ts';
+
+export const APT_TIMEOUT_MS = 20 * 60 * 1000;
+/** Private package lists older than this are refreshed before a download. */
+export const APT_LISTS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A private apt configuration under `dir`: the machine's own apt setup is never read for
+ * packages nor modified, as in ../shared/corpus/fetch-debian-source. Source lists (deb-src) by
+ * default; binary lists of one architecture for `apt-get download`, which checks what it fetches
+ * against the signed index as an install would.
+ */
+export class PrivateApt {
+  constructor(
+    readonly dir: string,
+    readonly sourcesLine: string,
+    /** Set for binary lists: the one architecture they are for. */
+    readonly architecture: string | null = null,
+  ) {}
+
+  static async create(dir: string, suite: string, mirror: string): Promise<PrivateApt> {
+    return PrivateApt.prepare(
+      new PrivateApt(dir, `deb-src [signed-by=${DEBIAN_KEYRING}] ${mirror} ${suite} main`),
+    );
+  }
+
+  /** The binary packages of `architecture` (riscv64: what the sandbox installs). */
+  static async forBinaries(
+    dir: string,
+    suite: string,
+    mirror: string,
+    architecture: string,
+  ): Promise<PrivateApt> {
+    return PrivateApt.prepare(
+      new PrivateApt(
+        dir,
+        `deb [arch=${architecture} signed-by=${DEBIAN_KEYRING}] ${mirror} ${suite} main`,
+        architecture,
+      ),
+    );
+  }
+
+  private static async prepare(apt: PrivateApt): Promise<PrivateApt> {
+    const dir = apt.dir;
+    for (const sub of [
+      'etc/sources.list.d',
+      'etc/preferences.d',
+      'state/lists/partial',
+      'cache/archives/partial',
+    ]) {
+      await mkdir(join(dir, sub), { recursive: true });
+    }
+    // apt downloads as the unprivileged _apt user; let it reach its partial folders
+    for (const sub of ['', 'etc', 'state', 'cache', 'state/lists', 'cache/archives'])
+      await chmod(join(dir, sub), 0o755);
+    for (const sub of ['state/lists/partial', 'cache/archives/partial']) await chmod(join(dir, sub), 0o777);
+    const sourcesList = join(dir, 'etc', 'sources.list');
+    const current = existsSync(sourcesList) ? await readFile(sourcesList, 'utf8') : '';
+    if (current.trim() !== apt.sourcesLine) {
+      await writeFile(sourcesList, `${apt.sourcesLine}\n`);
+      await rm(join(dir, 'state', 'lists'), { recursive: true, force: true });
+      await mkdir(join(dir, 'state', 'lists', 'partial'), { recursive: true, mode: 0o777 });
+      await chmod(join(dir, 'state', 'lists', 'partial'), 0o777);
+    }
+    return apt;
+  }
+
+  args(): string[] {
+    const d = this.dir;
+    return [
+      '-q',
+      '-o',
+      `Dir::Etc::sourcelist=${join(d, 'etc', 'sources.list')}`,
+      '-o',
+      `Dir::Etc::sourceparts=${join(d, 'etc', 'sources.list.d')}`,
+      '-o',
+      `Dir::Etc::preferencesparts=${join(d, 'etc', 'preferences.d')}`,
+      '-o',
+      `Dir::State::Lists=${join(d, 'state', 'lists')}`,
+      '-o',
+      `Dir::Cache=${join(d, 'cache')}`,
+      '-o',
+      'APT::Get::List-Cleanup=0',
+      ...(this.architecture
+        ? [
+            '-o',
+            `APT::Architecture=${this.architecture}`,
+            '-o',
+            `APT::Architectures=${this.architecture}`,
+            '-o',
+            'Acquire::Languages=none',
+          ]
+        : []),
+    ];
+  }
+
+  async run(
+    args: readonly string[],
+    options: StepOptions & { cwd?: string },
+    program: 'apt-get' | 'apt-cache' = 'apt-get',
+  ) {
+    return runProcess({
+      command: [program, ...this.args(), ...args],
+      cwd: options.cwd,
+      env: { DEBIAN_FRONTEND: 'noninteractive', LC_ALL: 'C' },
+      timeoutMs: APT_TIMEOUT_MS,
+      signal: options.signal,
+    });
+  }
+
+  /** Runs `apt-get update` when the lists are missing or older than a day. */
+  async ensureLists(options: StepOptions): Promise<void> {
+    const lists = join(this.dir, 'state', 'lists');
+    const files = existsSync(lists) ? await readdir(lists) : [];
+    const index = this.architecture ? `_binary-${this.architecture}_Packages` : '_source_Sources';
+    const stamp = join(this.dir, 'updated-at');
+    const fresh =
+      files.some((f) => f.includes(index)) &&
+      existsSync(stamp) &&
+      Date.now() - Number(await readFile(stamp, 'utf8')) < APT_LISTS_MAX_AGE_MS;
+    if (fresh) return;
+    options.log?.(
+      `updating the private Debian ${this.architecture ? `${this.architecture} package` : 'source'} lists`,
+    );
+    const result = await this.run(['update'], options);
+    const after = await readdir(lists);
+    if (result.exitCode !== 0 || !after.some((f) => f.includes(index))) {
+      throw new SourceError(`apt-get update failed: ${lastLines(result.stderr || result.stdout)}`, 'acquire');
+    }
+    await writeFile(stamp, String(Date.now()));
+  }
+}
+
+/** The last lines of apt's output, on one line, for a message. */
+export function lastLines(text: string): string {
+  return text.trim().split('\n').slice(-3).join(' / ');
+}
