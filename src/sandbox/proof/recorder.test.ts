@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmod, link, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +99,30 @@ describe('the recorder', () => {
       ['sort', 'plain', 'exec'],
     ]);
   });
+
+  it('ends when its program has, though the writer of its stdin keeps the pipe open (debconf and ucf)', async () => {
+    await setRules(0);
+    await writeFile(log(), '');
+    // seq is replayed (machine class) and never reads stdin; the pipe stays open until the test ends it
+    const child = spawn(join(root, 'bin', 'seq'), ['2'], {
+      cwd: root,
+      env: { PATH: '/usr/bin:/bin', RVPORT_EVIDENCE_RULES: rules },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    const ended = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const stuck = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 15_000));
+    const outcome = await Promise.race([ended, stuck]);
+    child.stdin.end();
+    if (outcome === 'stuck') child.kill('SIGKILL');
+    expect(outcome).toBe(0);
+    expect(stdout).toBe('1\n2\n');
+    const { invocations } = readInvocationLog(await readFile(log(), 'latin1'));
+    expect(invocations.map((c) => [c.program, c.outcome])).toEqual([['seq', 'skip:stdin-open']]);
+  }, 30_000);
 
   it('samples and classifies exactly as invocationRules.ts does', async () => {
     await setRules(300);

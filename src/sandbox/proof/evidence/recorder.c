@@ -35,6 +35,8 @@ extern char **environ;
 #endif
 #define STDIN_CAP (32u << 20)
 #define STDIN_IDLE_MS 1000
+/* how often a pump whose stdin is quiet looks whether its program has exited */
+#define PUMP_CHECK_MS 100
 
 struct rule {
   int found, filter;
@@ -291,17 +293,29 @@ static void pump_and_exec(const char *real, char **argv, char *buf, size_t len) 
     _exit(127);
   }
   close(p[0]);
+  int status, exited = 0;
   if (write_all(p[1], buf, len) == 0) {
     char chunk[65536];
     for (;;) {
+      /* the writer may hold stdin open long after the program is done with it (debconf's
+         frontend keeps the pipe of the ucf it runs): pumping ends when the program has exited */
+      struct pollfd in = {.fd = 0, .events = POLLIN};
+      int ready = poll(&in, 1, PUMP_CHECK_MS);
+      if (ready < 0 && errno != EINTR) break;
+      if (ready <= 0) {
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+          exited = 1;
+          break;
+        }
+        continue;
+      }
       ssize_t r = read(0, chunk, sizeof chunk);
       if (r < 0 && errno == EINTR) continue;
       if (r <= 0 || write_all(p[1], chunk, (size_t)r) < 0) break;
     }
   }
   close(p[1]);
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
+  while (!exited && waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) exit(127);
   exit_like(status);
 }
