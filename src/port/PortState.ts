@@ -21,6 +21,11 @@ export interface SourceInfo {
   commit?: string;
   /** The git tree id of the acquired source (its content): what a userland proof is keyed by. */
   tree?: string;
+  /**
+   * What acquiring the source warned of (entries git refused, submodules without content, a
+   * component it left out); Debian's packaging notes have their own section.
+   */
+  warnings?: string[];
 }
 
 export interface PortOptions {

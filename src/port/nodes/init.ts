@@ -13,6 +13,7 @@ import { PortNode } from '../nodeNames.ts';
 import { type PortServices, portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
 import { routeInitToNext } from '../routes/routeInitToNext.ts';
+import { sourceWarnings } from '../sourceWarnings.ts';
 import { withAudit } from './audit.ts';
 import { makeError, recordError } from './recordError.ts';
 
@@ -64,6 +65,8 @@ export const initNode = FunctionNode<PortState>({
         log: (line) => svc.progress({ type: 'note', message: line }),
       });
       const tree = await headTree(acquired.gitDir, { signal: ctx.signal });
+      const warnings = sourceWarnings(acquired.warnings);
+      for (const w of warnings) svc.progress({ type: 'note', message: `warning: ${w}` });
       const contents = await svc.contents();
       const analysis = analyzeTree(acquired.dir, {
         name: acquired.name,
@@ -102,6 +105,7 @@ export const initNode = FunctionNode<PortState>({
             commit: acquired.commit,
             tree,
             ...(acquired.kind === 'git' ? { url: acquired.origin } : {}),
+            ...(warnings.length ? { warnings } : {}),
           },
           ...(choice
             ? {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecutedCommand } from '../PortState.ts';
+import { sourceWarnings } from '../sourceWarnings.ts';
 import { anError, portState } from '../testing/portStateFixture.ts';
 import { renderEscalation } from './renderEscalation.ts';
 import { renderRecipe, successfulSteps } from './renderRecipe.ts';
@@ -194,5 +195,21 @@ describe('renderReport: the mode evidence', () => {
     const proven = portState();
     proven.options = { ...proven.options, mode: 'native-userland', modeEvidence: 'proof-table' };
     expect(renderReport(proven)).toMatch(/mode evidence \| the committed proof table/);
+  });
+});
+
+describe('what acquiring the source warned of, in the report', () => {
+  it('lists the warnings once, leaving the Debian notes to their own section', () => {
+    const warnings = sourceWarnings([
+      '/src/tool has uncommitted changes; they are not part of the port',
+      "Debian's packaging (the debian.tar) could not be downloaded; the upstream source is ported without it",
+      '/src/tool has uncommitted changes; they are not part of the port',
+    ]);
+    expect(warnings).toEqual(['/src/tool has uncommitted changes; they are not part of the port']);
+    const report = renderReport(portState({ source: { spec: '/src/tool', name: 'tool', warnings } }));
+    expect(report).toContain(
+      '## Source\n\nAcquiring the source warned:\n\n- /src/tool has uncommitted changes; they are not part of the port\n',
+    );
+    expect(renderReport(portState({}))).not.toContain('## Source');
   });
 });

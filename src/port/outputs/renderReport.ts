@@ -49,6 +49,10 @@ export function renderReport(state: PortState): string {
     out.push('');
     out.push(`Escalated: ${state.escalationReason}`);
   }
+  if (state.source.warnings?.length) {
+    out.push('', '## Source', '', 'Acquiring the source warned:', '');
+    for (const w of state.source.warnings) out.push(`- ${w}`);
+  }
   out.push(...renderDebianKnowledge(state.debian));
   out.push(...renderCrateDependencies(state));
   out.push(...renderGoModules(state));
