@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChrootSandbox } from '../../src/sandbox/chroot/ChrootSandbox.ts';
+import { createSandbox } from '../../src/sandbox/createSandbox.ts';
+import { PROVISION_TIMEOUT_MS, provisionedImages } from './provisionedImages.ts';
+
+// Every call of a swapped program sampled: each one that reads a pipe goes through the
+// recorder's stdin capture, so a package whose maintainer script runs ucf under debconf's
+// frontend (which holds the pipe open) is the case that hung a port's install.
+let box: ChrootSandbox;
+
+beforeAll(async () => {
+  await provisionedImages();
+  box = await createSandbox({ mode: 'native-userland', evidence: { samplePerMille: 1000 } });
+}, PROVISION_TIMEOUT_MS);
+
+afterAll(async () => {
+  await box?.destroy();
+});
+
+describe('packages installed under per-build evidence', () => {
+  it(
+    'installs libxml-sax-perl, whose postinst runs ucf through debconf',
+    async () => {
+      const result = await box.installPackages(['libxml-sax-perl'], { timeoutMs: 15 * 60_000 });
+      expect(result.timedOut).toBe(false);
+      expect(result.exitCode, result.stderr.slice(-2000)).toBe(0);
+      const parsers = await box.run(['cat', '/etc/perl/XML/SAX/ParserDetails.ini'], { timeoutMs: 60_000 });
+      expect(parsers.stdout).toContain('[XML::SAX::PurePerl]');
+    },
+    20 * 60_000,
+  );
+});
