@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChrootSandbox } from '../../src/sandbox/chroot/ChrootSandbox.ts';
 import { createSandbox } from '../../src/sandbox/createSandbox.ts';
+import { EVIDENCE_LOG } from '../../src/sandbox/proof/evidenceLayer.ts';
+import { readInvocationLog } from '../../src/sandbox/proof/readInvocationLog.ts';
 import { PROVISION_TIMEOUT_MS, provisionedImages } from './provisionedImages.ts';
 
 // Every call of a swapped program sampled: each one that reads a pipe goes through the
@@ -26,6 +28,12 @@ describe('packages installed under per-build evidence', () => {
       expect(result.exitCode, result.stderr.slice(-2000)).toBe(0);
       const parsers = await box.run(['cat', '/etc/perl/XML/SAX/ParserDetails.ini'], { timeoutMs: 60_000 });
       expect(parsers.stdout).toContain('[XML::SAX::PurePerl]');
+      // dpkg ran without a pty: no call of the install went unrecorded for a terminal (ucf's
+      // `seq 6 -1 0` with its stderr on dpkg's pty refused a port's fast userland)
+      const log = await box.run(['cat', EVIDENCE_LOG], { timeoutMs: 60_000 });
+      const { invocations } = readInvocationLog(log.stdout);
+      expect(invocations.length).toBeGreaterThan(0);
+      expect(invocations.filter((c) => c.outcome === 'skip:tty')).toEqual([]);
     },
     20 * 60_000,
   );

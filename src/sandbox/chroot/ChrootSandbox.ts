@@ -196,7 +196,9 @@ export class ChrootSandbox implements Sandbox {
     if (bad.length > 0)
       throw new SandboxError('sandbox-failed', `not Debian package names: ${bad.join(', ')}`);
     if (packages.length === 0) throw new SandboxError('sandbox-failed', 'no packages to install');
-    const aptOptions = ['-y', '-q', '--no-install-recommends'];
+    // dpkg without a pty: maintainer scripts write to pipes, which per-build evidence can
+    // record (a call whose stderr is a terminal cannot be, and refuses the fast userland)
+    const aptOptions = ['-y', '-q', '--no-install-recommends', '-o', 'Dpkg::Use-Pty=0'];
     const env = { DEBIAN_FRONTEND: 'noninteractive' };
     const listed = await this.run(['apt-get', 'install', ...aptOptions, '--print-uris', ...packages], {
       ...options,
