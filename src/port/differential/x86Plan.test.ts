@@ -34,4 +34,17 @@ describe('x86Plan', () => {
       env: { CFLAGS: '-g -O2', LIBS: '-latomic' },
     });
   });
+
+  it("names Rust's x86_64 target for a Cargo build's riscv64gc one", () => {
+    const plan: BuildPlan = {
+      buildSystem: 'cargo',
+      dir: '.',
+      phases: [{ name: 'build', commands: ['cargo build --release --offline'] }],
+      packages: ['cargo'],
+      env: { CARGO_BUILD_TARGET: 'riscv64gc-unknown-linux-gnu' },
+      expectedArtifacts: [],
+      origin: 'default',
+    };
+    expect(x86Plan(plan).env).toEqual({ CARGO_BUILD_TARGET: 'x86_64-unknown-linux-gnu' });
+  });
 });

@@ -5,10 +5,14 @@ const RISCV_FLAGS =
   /(^|\s+)(-mcmodel=medany|-mno-relax|-mrelax|-march=rv64[A-Za-z0-9_]*|-mabi=lp64d?|-mtune=[\w.-]+)(?=[\s"']|$)/g;
 
 function neutral(text: string): string {
-  return text
-    .replace(RISCV_FLAGS, '')
-    .replace(/riscv64-(unknown-)?linux-gnu/g, (_m, unknown) => `x86_64-${unknown ?? ''}linux-gnu`)
-    .replace(/[ \t]{2,}/g, ' ');
+  return (
+    text
+      .replace(RISCV_FLAGS, '')
+      // Rust's triple carries the ISA (`riscv64gc-unknown-linux-gnu`: CARGO_BUILD_TARGET)
+      .replace(/riscv64gc-unknown-linux-gnu/g, 'x86_64-unknown-linux-gnu')
+      .replace(/riscv64-(unknown-)?linux-gnu/g, (_m, unknown) => `x86_64-${unknown ?? ''}linux-gnu`)
+      .replace(/[ \t]{2,}/g, ' ')
+  );
 }
 
 /**
