@@ -24,6 +24,8 @@ function sandbox(calls: string[][]): Sandbox {
       if (command[0] === 'test')
         return result(['/build/src/here', '/build/src/broken'].includes(command[2] ?? '') ? 0 : 1);
       if (command[0] === '/build/src/here') return result(0, 'here 1.0');
+      // a program in a folder the tree lacks: the sandbox cannot even enter its working folder
+      if (command[0]?.startsWith('/build/src/obj/')) return result(1);
       return result(127);
     },
   } as unknown as Sandbox;
@@ -38,11 +40,19 @@ describe('smokeRunPrograms', () => {
     const runs = await smokeRunPrograms(sandbox(calls), [
       program('here'),
       program('gone'),
+      program('obj/conf_1a/gone'),
       program('broken'),
     ]);
     expect(runs).toEqual([
       { program: 'here', command: 'here --version', exitCode: 0, output: 'here 1.0' },
       { program: 'gone', command: 'gone --version', exitCode: 127, output: '', absent: true },
+      {
+        program: 'obj/conf_1a/gone',
+        command: 'obj/conf_1a/gone --version',
+        exitCode: 127,
+        output: '',
+        absent: true,
+      },
       { program: 'broken', command: 'broken --version', exitCode: 127, output: 'cannot run' },
       { program: 'broken', command: 'broken --help', exitCode: 127, output: 'cannot run' },
     ]);

@@ -44,7 +44,8 @@ export async function smokeRunPrograms(
         cwd: posix.dirname(inside),
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      if (result.exitCode === 127 && !(await present(sandbox, inside, options.signal))) {
+      // absent: the sandbox cannot even enter its folder (exit 1) or find it (127)
+      if (result.exitCode !== 0 && !(await present(sandbox, inside, options.signal))) {
         results.push({
           program: program.path,
           command: `${program.path} ${flag}`,
