@@ -66,9 +66,13 @@ export const buildNode = FunctionNode<PortState>({
     });
 
     const judgeFix = async (progress: number): Promise<Partial<PortState>> => {
-      const verdict = await judgeFixUnderTrial(state, progress, { plan, fixAttempts }, sandbox, svc);
-      plan = verdict.plan;
-      fixAttempts.splice(0, fixAttempts.length, ...verdict.fixAttempts);
+      const verdict = await judgeFixUnderTrial(state, progress, fixAttempts, sandbox, svc);
+      if (verdict.rolledBack) {
+        const { plan: before, fixIndex } = verdict.rolledBack;
+        plan = before;
+        const fix = fixAttempts[fixIndex];
+        if (fix) fixAttempts[fixIndex] = { ...fix, outcome: 'rolled-back' };
+      }
       return verdict.context;
     };
 

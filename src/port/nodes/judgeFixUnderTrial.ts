@@ -6,9 +6,8 @@ import type { BuildPlan, FixAttempt, PortState } from '../PortState.ts';
 export interface FixVerdict {
   /** What the state takes from the verdict (the trial ends; a rollback restores the patches). */
   context: Partial<PortState>;
-  /** The plan to go on with: the one before the fix when it was rolled back. */
-  plan: BuildPlan;
-  fixAttempts: FixAttempt[];
+  /** Set when the fix was rolled back: the plan before it, and which fix attempt it was. */
+  rolledBack?: { plan: BuildPlan; fixIndex: number };
 }
 
 /**
@@ -18,18 +17,15 @@ export interface FixVerdict {
 export async function judgeFixUnderTrial(
   state: PortState,
   progress: number,
-  current: { plan: BuildPlan; fixAttempts: readonly FixAttempt[] },
+  fixAttempts: readonly FixAttempt[],
   sandbox: Sandbox,
   svc: Pick<PortServices, 'buildLog' | 'progress'>,
 ): Promise<FixVerdict> {
   const trial = state.fixUnderTrial;
-  const kept = { plan: current.plan, fixAttempts: [...current.fixAttempts] };
-  if (!trial) return { context: {}, ...kept };
+  if (!trial) return { context: {} };
   if (trial.baselineProgress === null || progress >= trial.baselineProgress)
-    return { context: { fixUnderTrial: null }, ...kept };
-  const fixAttempts = [...current.fixAttempts];
-  const rolledBack = fixAttempts[trial.fixIndex];
-  if (rolledBack) fixAttempts[trial.fixIndex] = { ...rolledBack, outcome: 'rolled-back' };
+    return { context: { fixUnderTrial: null } };
+  const name = fixAttempts[trial.fixIndex]?.name;
   let note = 'the sandbox is as it was before the fix';
   if (trial.snapshot) {
     await sandbox.rollback(trial.snapshot).catch((e: Error) => {
@@ -38,15 +34,11 @@ export async function judgeFixUnderTrial(
   }
   await appendFile(
     svc.buildLog,
-    `\n### rvport: the fix "${rolledBack?.name ?? '?'}" made the build fail earlier; rolled back (${note})\n`,
+    `\n### rvport: the fix "${name ?? '?'}" made the build fail earlier; rolled back (${note})\n`,
   );
-  svc.progress({
-    type: 'note',
-    message: `rolled back the fix "${rolledBack?.name}": the build failed earlier`,
-  });
+  svc.progress({ type: 'note', message: `rolled back the fix "${name}": the build failed earlier` });
   return {
     context: { fixUnderTrial: null, patches: trial.patchesBefore },
-    plan: trial.planBefore,
-    fixAttempts,
+    rolledBack: { plan: trial.planBefore, fixIndex: trial.fixIndex },
   };
 }
