@@ -4,6 +4,11 @@ import type { DebianKnowledge } from './PortState.ts';
 import { debianPatches } from './patches/debianPatches.ts';
 import type { SourcePatch } from './patches/sourcePatches.ts';
 
+/** A warning about Debian's packaging itself (missing or refused): the report's Debian section says it. */
+export function isPackagingWarning(warning: string): boolean {
+  return warning.startsWith("Debian's packaging");
+}
+
 /**
  * What a port starts with from Debian's packaging of an acquired `debian:` source: its riscv64
  * Build-Depends (installed by the build, see installBuildDepends) and its quilt patches that
@@ -22,7 +27,7 @@ export async function debianKnowledge(
     // a crate package's tree has Debian's patches applied already
     const problems = [
       ...(source.debian.binary ? [crateSourceNote(source.debian.binary)] : []),
-      ...source.warnings.filter((w) => w.startsWith("Debian's packaging")),
+      ...source.warnings.filter(isPackagingWarning),
     ];
     return problems.length ? { debian: { ...nothing, problems }, patches: [] } : null;
   }

@@ -1,7 +1,13 @@
-/** Warnings of Debian's packaging (and of a crate package's tree): the report's Debian section says them. */
-const DEBIAN_SECTION = /^Debian's packaging|^the source package's files are not on the mirror/;
+import type { AcquiredSource } from '../sources/AcquiredSource.ts';
+import { crateSourceNote } from '../sources/acquireDebianCrate.ts';
+import { isPackagingWarning } from './debianKnowledge.ts';
 
-/** What acquiring the source warned of that the port reports among the source's facts. */
-export function sourceWarnings(warnings: readonly string[]): string[] {
-  return [...new Set(warnings.filter((w) => !DEBIAN_SECTION.test(w)))];
+/**
+ * What acquiring the source warned of that the port reports among the source's facts: all but
+ * what the report's Debian section says already (the packaging's problems, a crate package's note).
+ */
+export function sourceWarnings(source: Pick<AcquiredSource, 'warnings' | 'debian'>): string[] {
+  const binary = source.debian?.binary;
+  const crateNote = binary ? crateSourceNote(binary) : null;
+  return [...new Set(source.warnings.filter((w) => w !== crateNote && !isPackagingWarning(w)))];
 }

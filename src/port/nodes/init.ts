@@ -65,7 +65,7 @@ export const initNode = FunctionNode<PortState>({
         log: (line) => svc.progress({ type: 'note', message: line }),
       });
       const tree = await headTree(acquired.gitDir, { signal: ctx.signal });
-      const warnings = sourceWarnings(acquired.warnings);
+      const warnings = sourceWarnings(acquired);
       for (const w of warnings) svc.progress({ type: 'note', message: `warning: ${w}` });
       const contents = await svc.contents();
       const analysis = analyzeTree(acquired.dir, {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { crateSourceNote } from '../../sources/acquireDebianCrate.ts';
 import type { ExecutedCommand } from '../PortState.ts';
 import { sourceWarnings } from '../sourceWarnings.ts';
 import { anError, portState } from '../testing/portStateFixture.ts';
@@ -200,11 +201,22 @@ describe('renderReport: the mode evidence', () => {
 
 describe('what acquiring the source warned of, in the report', () => {
   it('lists the warnings once, leaving the Debian notes to their own section', () => {
-    const warnings = sourceWarnings([
-      '/src/tool has uncommitted changes; they are not part of the port',
-      "Debian's packaging (the debian.tar) could not be downloaded; the upstream source is ported without it",
-      '/src/tool has uncommitted changes; they are not part of the port',
-    ]);
+    const binary = {
+      package: 'librust-tool-dev',
+      version: '1.0.0-1',
+      architecture: 'riscv64',
+      sha256: 'ab',
+      folder: 'usr/share/cargo/registry/tool-1.0.0',
+    };
+    const warnings = sourceWarnings({
+      warnings: [
+        crateSourceNote(binary),
+        '/src/tool has uncommitted changes; they are not part of the port',
+        "Debian's packaging (the debian.tar) could not be downloaded; the upstream source is ported without it",
+        '/src/tool has uncommitted changes; they are not part of the port',
+      ],
+      debian: { package: 'rust-tool', version: '1.0.0-1', suite: 'trixie', tarball: 'x.deb', binary },
+    });
     expect(warnings).toEqual(['/src/tool has uncommitted changes; they are not part of the port']);
     const report = renderReport(portState({ source: { spec: '/src/tool', name: 'tool', warnings } }));
     expect(report).toContain(
