@@ -8,9 +8,8 @@ function neutral(text: string): string {
   return (
     text
       .replace(RISCV_FLAGS, '')
-      // Rust's triple carries the ISA (`riscv64gc-unknown-linux-gnu`: CARGO_BUILD_TARGET)
-      .replace(/riscv64gc-unknown-linux-gnu/g, 'x86_64-unknown-linux-gnu')
-      .replace(/riscv64-(unknown-)?linux-gnu/g, (_m, unknown) => `x86_64-${unknown ?? ''}linux-gnu`)
+      // the GNU triplet and Rust's, which carries the ISA (`riscv64gc-unknown-linux-gnu`)
+      .replace(/riscv64(?:gc)?-(unknown-)?linux-gnu/g, (_m, unknown) => `x86_64-${unknown ?? ''}linux-gnu`)
       .replace(/[ \t]{2,}/g, ' ')
   );
 }
