@@ -141,3 +141,15 @@ export class PrivateApt {
 export function lastLines(text: string): string {
   return text.trim().split('\n').slice(-3).join(' / ');
 }
+
+/**
+ * A folder of `scratch` that apt downloads into: apt fetches as its unprivileged _apt user, which
+ * must reach it through `scratch`.
+ */
+export async function aptDownloadFolder(scratch: string, name: string): Promise<string> {
+  const download = join(scratch, name);
+  await mkdir(download, { recursive: true });
+  await chmod(scratch, 0o755);
+  await chmod(download, 0o777);
+  return download;
+}

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
 import { acquireDebianCrate } from './acquireDebianCrate.ts';
@@ -6,7 +6,7 @@ import type { Acquired } from './acquireSource.ts';
 import { gitEntryWarnings, sha256File } from './acquireTarball.ts';
 import { commitTree } from './commitTree.ts';
 import { keepDebianPackaging } from './keepDebianPackaging.ts';
-import { lastLines, PrivateApt } from './PrivateApt.ts';
+import { aptDownloadFolder, lastLines, PrivateApt } from './PrivateApt.ts';
 import type { SourceSpec } from './parseSource.ts';
 import { SourceError } from './SourceError.ts';
 import { type ExtractOptions, extractTarball } from './tar/extractTarball.ts';
@@ -62,10 +62,7 @@ export async function acquireDebian(
   const apt = await PrivateApt.create(options.aptDir, suite, mirror);
   await apt.ensureLists(options);
 
-  const download = join(scratch, 'debian-download');
-  await mkdir(download, { recursive: true });
-  await chmod(scratch, 0o755);
-  await chmod(download, 0o777);
+  const download = await aptDownloadFolder(scratch, 'debian-download');
   const request = spec.version ? `${spec.package}=${spec.version}` : spec.package;
   options.log?.(`downloading the Debian source package ${request}`);
   const result = await apt.run(['source', '--download-only', request], { ...options, cwd: download });

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type DebianSourceEntry, DebianSourceIndex } from '../debian/DebianSourceIndex.ts';
 import { type BinaryPackage, parseBinaryPackages } from '../debian/parseBinaryPackages.ts';
@@ -7,7 +7,7 @@ import type { Acquired } from './acquireSource.ts';
 import { gitEntryWarnings, sha256File } from './acquireTarball.ts';
 import { commitTree } from './commitTree.ts';
 import { extractDebFolder } from './deb/extractDebFolder.ts';
-import { lastLines, PrivateApt } from './PrivateApt.ts';
+import { aptDownloadFolder, lastLines, PrivateApt } from './PrivateApt.ts';
 import type { SourceSpec } from './parseSource.ts';
 import { isSourceError, SourceError } from './SourceError.ts';
 import type { ExtractOptions } from './tar/extractTarball.ts';
@@ -131,10 +131,7 @@ async function acquireFromBinary(
       'acquire',
     );
 
-  const download = join(scratch, 'debian-crate-download');
-  await mkdir(download, { recursive: true });
-  await chmod(scratch, 0o755);
-  await chmod(download, 0o777); // apt downloads as its _apt user
+  const download = await aptDownloadFolder(scratch, 'debian-crate-download');
   options.log?.(`the source package's files are not on the mirror; downloading ${binary} ${stanza.version}`);
   const result = await apt.run(['download', `${binary}=${stanza.version}`], { ...options, cwd: download });
   const file = (await readdir(download)).find((f) => f.endsWith('.deb'));
