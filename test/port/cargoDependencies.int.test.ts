@@ -101,8 +101,8 @@ describe('a crate with dependencies, offline', () => {
         },
       );
       const report = readFileSync(join(result.outDir, 'report.md'), 'utf8');
-      console.log(`cargo port: ${result.kind} in ${((Date.now() - started) / 1000).toFixed(0)} s\n${report}`);
-      expect(result.kind, `${result.message}\n${notes.slice(-20).join('\n')}`).toBe('verified');
+      console.log(`cargo port: ${result.kind} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      expect(result.kind, `${result.message}\n${notes.slice(-20).join('\n')}\n${report}`).toBe('verified');
       expect(result.state?.plan?.packages).toEqual(
         expect.arrayContaining(['cargo', 'librust-fnv-dev', 'librust-itoa-dev']),
       );

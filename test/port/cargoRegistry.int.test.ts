@@ -101,10 +101,8 @@ describe('a crate whose dependency comes from a cargo registry', () => {
           progress: (e) => notes.push(JSON.stringify(e)),
         });
         const report = readFileSync(join(result.outDir, 'report.md'), 'utf8');
-        console.log(
-          `cargo registry port: ${result.kind} in ${((Date.now() - started) / 1000).toFixed(0)} s\n${report}`,
-        );
-        expect(result.kind, `${result.message}\n${notes.slice(-20).join('\n')}`).toBe('verified');
+        console.log(`cargo registry port: ${result.kind} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+        expect(result.kind, `${result.message}\n${notes.slice(-20).join('\n')}\n${report}`).toBe('verified');
         expect(registry.requests).toContain('/api/v1/crates/tinydep/0.1.0/download');
         expect(result.state?.artifacts.find((a) => a.path.endsWith('release/hellodep'))).toMatchObject({
           machine: 'riscv64',

@@ -76,10 +76,8 @@ describe('a Go module whose requirement comes from a module proxy', () => {
           progress: (e) => notes.push(JSON.stringify(e)),
         });
         const report = readFileSync(join(result.outDir, 'report.md'), 'utf8');
-        console.log(
-          `go proxy port: ${result.kind} in ${((Date.now() - started) / 1000).toFixed(0)} s\n${report}`,
-        );
-        expect(result.kind, `${result.message}\n${notes.slice(-20).join('\n')}`).toBe('verified');
+        console.log(`go proxy port: ${result.kind} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+        expect(result.kind, `${result.message}\n${notes.slice(-20).join('\n')}\n${report}`).toBe('verified');
         expect(proxy.requests).toContain('/example.com/!tiny/words/@v/v1.2.0.zip');
         expect(result.state?.artifacts.find((a) => a.path === 'build/bin/greet')).toMatchObject({
           machine: 'riscv64',

@@ -93,8 +93,6 @@ describe('rvport port --optimize under emulation', () => {
     expect(report.verdict).toMatch(/^no speed claim under emulation/);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('## Optimization');
-    // the section in the test's output: what BENCHMARKS.md quotes
-    console.log(md.slice(md.indexOf('## Optimization')));
     expect(md).toContain('no speed claim under emulation');
     expect(md).toMatch(/Deterministic cost proxy: none available/);
     expect(existsSync(join(out, 'optimized-recipe.md'))).toBe(false);
