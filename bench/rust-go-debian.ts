@@ -63,6 +63,8 @@ interface Run {
   buildSystem: string;
   rust?: string;
   buildSeconds: number;
+  /** The build commands alone (cargo build, go build): the build node less its package installs. */
+  compileSeconds?: number;
   totalSeconds: number;
   tests: string;
   llmCalls: number;
@@ -80,6 +82,15 @@ interface Row {
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
+
+/** The build commands of the last attempt (a failed attempt's compile is not the crate's cost). */
+function lastBuildMs(
+  executed: ReadonlyArray<{ phase: string; attempt: number; durationMs: number }>,
+): number {
+  const builds = executed.filter((e) => e.phase === 'build');
+  const last = Math.max(0, ...builds.map((e) => e.attempt));
+  return builds.filter((e) => e.attempt === last).reduce((sum, e) => sum + e.durationMs, 0);
+}
 
 async function port(source: string, mode: SandboxMode, out: string, home: string): Promise<Run> {
   const paths = sandboxPaths(home);
@@ -114,6 +125,7 @@ async function port(source: string, mode: SandboxMode, out: string, home: string
       ? { rust: state.options.modeReason.split('Rust: ')[1] }
       : {}),
     buildSeconds: round((state?.timings.build ?? 0) / 1000),
+    compileSeconds: round(lastBuildMs(state?.executed ?? []) / 1000),
     totalSeconds: round((state?.timings.total ?? 0) / 1000),
     tests: !tests ? 'not run' : tests.ran ? `${tests.passed} passed, ${tests.failed} failed` : tests.summary,
     llmCalls: state?.llm.calls ?? -1,
@@ -153,7 +165,9 @@ function row(r: Row): string {
   const of = (mode: SandboxMode) => r.runs.find((x) => x.mode === mode);
   const cell = (mode: SandboxMode) => {
     const x = of(mode);
-    return x ? `${x.result}, ${x.buildSeconds} s, tests ${x.tests}, ${x.llmCalls} LLM calls` : '-';
+    if (!x) return '-';
+    const compile = x.compileSeconds !== undefined ? ` (compile ${x.compileSeconds} s)` : '';
+    return `${x.result}, ${x.buildSeconds} s${compile}, tests ${x.tests}, ${x.llmCalls} LLM calls`;
   };
   const proof = !r.proof
     ? '-'
@@ -161,13 +175,18 @@ function row(r: Row): string {
       ? `identical (${r.proof.files} files; crate metadata differs in ${r.proof.metadataDiffering})`
       : `differs (${r.proof.files} files): ${(r.proof.differences[0] ?? '').replace(/\|/g, '\\|')}`;
   const native = r.nativeSeconds !== undefined ? `${r.nativeSeconds} s` : (r.nativeNote ?? '-');
-  return `| ${r.name} | ${of('accelerated')?.buildSystem ?? of('emulated')?.buildSystem ?? '-'} | ${cell('emulated')} | ${cell('accelerated')} | ${native} | ${proof} |`;
+  const compiled = of('accelerated')?.compileSeconds;
+  const ratio =
+    r.nativeSeconds !== undefined && r.nativeSeconds > 0 && compiled !== undefined
+      ? `${(compiled / r.nativeSeconds).toFixed(2)}×`
+      : '-';
+  return `| ${r.name} | ${of('accelerated')?.buildSystem ?? of('emulated')?.buildSystem ?? '-'} | ${cell('emulated')} | ${cell('accelerated')} | ${native} | ${ratio} | ${proof} |`;
 }
 
 function table(rows: readonly Row[]): string {
   return [
-    '| package | build | emulated | accelerated | native x86_64 cargo | accelerated vs emulated artifacts |',
-    '|---|---|---|---|---|---|',
+    '| package | build | emulated | accelerated | native x86_64 cargo | accelerated compile / native | accelerated vs emulated artifacts |',
+    '|---|---|---|---|---|---|---|',
     ...rows.map(row),
   ].join('\n');
 }
