@@ -24,3 +24,12 @@ describe('cmake dependencies', () => {
     ]);
   });
 });
+
+describe('cmake find_library of a variable', () => {
+  it('takes no keyword for a library name', () => {
+    const deps = extract(
+      `find_library (FFTW_LIBRARIES NAMES \${FFTW_LIBRARIES})\nfind_program(WRAP NAMES \${W})`,
+    );
+    expect(deps.map((d) => d.name)).toEqual([]);
+  });
+});

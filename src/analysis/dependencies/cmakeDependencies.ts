@@ -4,6 +4,7 @@ import {
   pkgConfigModules,
   type RawDependency,
 } from './Dependency.ts';
+import { CMAKE_BLOCKS, foreignPlatformLines } from './foreignPlatformBlocks.ts';
 
 /** Packages CMake itself provides (no Debian package to install). */
 const BUILTIN = new Set(['PkgConfig', 'Threads', 'CheckIncludeFile', 'GNUInstallDirs']);
@@ -45,16 +46,18 @@ export const cmakeDependencies: DependencyExtractor = {
     }
     for (const { match, line } of matchesWithLines(
       file.text,
-      /\bfind_library\s*\(\s*\w+\s+(?:NAMES\s+)?"?([\w.+-]+)"?/gi,
+      /\bfind_library\s*\(\s*\w+\s+(?:NAMES\s+)?(?!NAMES\b)"?([\w.+-]+)"?/gi,
     )) {
       push('library', (match[1] ?? '').replace(/^lib/, ''), line, false);
     }
     for (const { match, line } of matchesWithLines(
       file.text,
-      /\bfind_program\s*\(\s*\w+\s+(?:NAMES\s+)?"?([\w.+-]+)"?/gi,
+      /\bfind_program\s*\(\s*\w+\s+(?:NAMES\s+)?(?!NAMES\b)"?([\w.+-]+)"?/gi,
     )) {
       push('program', match[1] ?? '', line, false);
     }
-    return deps;
+    // what only another system's build asks for (`if(WIN32)`, `if(APPLE)`)
+    const foreign = foreignPlatformLines(file.lines, CMAKE_BLOCKS);
+    return deps.filter((d) => !foreign.has(d.line));
   },
 };

@@ -1,4 +1,5 @@
 import { type DependencyExtractor, matchesWithLines, type RawDependency } from './Dependency.ts';
+import { foreignPlatformLines, MESON_BLOCKS } from './foreignPlatformBlocks.ts';
 
 /** Dependencies meson provides itself or that are not packages. */
 const BUILTIN = new Set(['threads', 'openmp', 'dl', 'm', 'rt', '']);
@@ -45,6 +46,8 @@ export const mesonDependencies: DependencyExtractor = {
         required: !/required\s*:\s*false/.test(match[2] ?? ''),
       });
     }
-    return deps;
+    // what only another system's build asks for (winmm, a Windows SDK header, llvm-dlltool)
+    const foreign = foreignPlatformLines(file.lines, MESON_BLOCKS);
+    return deps.filter((d) => !foreign.has(d.line));
   },
 };
