@@ -9,6 +9,7 @@ import { cmakeProjectMessage } from './cmakeProjectMessage.ts';
 import { commonSymbols } from './commonSymbols.ts';
 import { configureMissingDependency } from './configureMissingDependency.ts';
 import { configureSuggestedSwitch } from './configureSuggestedSwitch.ts';
+import { crateVersionFromDebian } from './crateVersionFromDebian.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDependencyTracking } from './disableDependencyTracking.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
@@ -55,6 +56,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   cmakeProjectMessage,
   mesonMissingDependency,
   configureMissingDependency,
+  // Debian's crate registry has another version of a crate the manifest asks for
+  crateVersionFromDebian,
   // After the dependency installs: a switch configure names is for going on without the part.
   configureSuggestedSwitch,
   missingBuildTool,
