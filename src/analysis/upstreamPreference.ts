@@ -9,6 +9,7 @@ const COMMANDS: Readonly<Record<string, RegExp>> = {
   autotools: /\.\/configure\b|\bautogen\.sh\b|\bautoreconf\b|\.\/bootstrap\b/,
   scons: /\bscons\b/,
   waf: /\.\/waf\b/,
+  perl: /\bperl\s+(Makefile|Build)\.PL\b/,
   make: /(^|[\s;&|:'"-])g?make(\s+(-j\S*|[A-Za-z_][\w-]*|-C\s+\S+))*\s*($|[;&|'"])/m,
 };
 const CI_FILE =

@@ -32,6 +32,20 @@ describe('parseTestSummary', () => {
       2,
       0,
     ],
+    [
+      'perl',
+      't/00_basic.t .. ok\nt/01_lookup.t .. ok\nAll tests successful.\nFiles=2, Tests=31,  1 wallclock secs\nResult: PASS',
+      0,
+      31,
+      0,
+    ],
+    [
+      'perl',
+      't/01_lookup.t .. Failed 2/20 subtests\nFiles=2, Tests=31,  1 wallclock secs\nResult: FAIL\nFailed 1/2 test programs. 2/31 subtests failed.',
+      2,
+      29,
+      2,
+    ],
   ])('reads %s summaries', (source, text, exit, passed, failed) => {
     expect(parseTestSummary(text, exit)).toEqual({ passed, failed, source });
   });

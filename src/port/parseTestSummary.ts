@@ -49,6 +49,19 @@ const PARSERS: ReadonlyArray<{ source: string; read: (text: string) => TestCount
     },
   },
   {
+    // Test::Harness (`make test` of a Perl distribution, prove): `Files=3, Tests=25, …` and, on a
+    // failure, `Failed 2/25 subtests` or `… 2/25 subtests failed`
+    source: 'perl',
+    read: (t) => {
+      const totals = /^Files=\d+, Tests=(\d+),/m.exec(t);
+      if (!totals) return null;
+      const total = +(totals[1] ?? 0);
+      const failed = /Failed (\d+)\/\d+ subtests|(\d+)\/\d+ subtests failed/.exec(t);
+      const n = failed ? +(failed[1] ?? failed[2] ?? 0) : /^Result: FAIL/m.test(t) ? 1 : 0;
+      return { passed: total - Math.min(n, total), failed: n, source: 'perl' };
+    },
+  },
+  {
     source: 'go',
     read: (t) => {
       const ok = (t.match(/^ok\s+\S+/gm) ?? []).length;

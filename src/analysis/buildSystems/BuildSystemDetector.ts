@@ -11,6 +11,7 @@ export const BUILD_SYSTEM_TYPES = [
   'scons',
   'waf',
   'python',
+  'perl',
   'unknown',
 ] as const;
 export type BuildSystemType = (typeof BUILD_SYSTEM_TYPES)[number];

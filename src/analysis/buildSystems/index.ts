@@ -6,6 +6,7 @@ import { configure } from './configure.ts';
 import { go } from './go.ts';
 import { make } from './make.ts';
 import { meson } from './meson.ts';
+import { perl } from './perl.ts';
 import { python } from './python.ts';
 import { scons } from './scons.ts';
 import { waf } from './waf.ts';
@@ -24,6 +25,7 @@ export const buildSystemDetectors: readonly BuildSystemDetector[] = [
   waf,
   scons,
   python,
+  perl,
   make,
 ];
 

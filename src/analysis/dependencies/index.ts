@@ -6,6 +6,7 @@ import { cmakeDependencies } from './cmakeDependencies.ts';
 import type { DependencyExtractor } from './Dependency.ts';
 import { goModDependencies } from './goModDependencies.ts';
 import { mesonDependencies } from './mesonDependencies.ts';
+import { perlMakefileDependencies } from './perlMakefileDependencies.ts';
 import { pythonBuildDependencies } from './pythonBuildDependencies.ts';
 
 /** Every build-file reader that extracts dependencies. */
@@ -15,6 +16,7 @@ export const dependencyExtractors: readonly DependencyExtractor[] = [
   cmakeDependencies,
   mesonDependencies,
   pythonBuildDependencies,
+  perlMakefileDependencies,
   goModDependencies,
   cargoDependencies,
   cargoLockDependencies,
