@@ -10,6 +10,7 @@ const COMMANDS: Readonly<Record<string, RegExp>> = {
   scons: /\bscons\b/,
   waf: /\.\/waf\b/,
   perl: /\bperl\s+(Makefile|Build)\.PL\b/,
+  php: /\bphpize\b/,
   make: /(^|[\s;&|:'"-])g?make(\s+(-j\S*|[A-Za-z_][\w-]*|-C\s+\S+))*\s*($|[;&|'"])/m,
 };
 const CI_FILE =

@@ -46,6 +46,13 @@ describe('parseTestSummary', () => {
       29,
       2,
     ],
+    [
+      'php',
+      'Number of tests :   140               138\nTests skipped   :     2 (  1.4%) --------\nTests failed    :     1 (  0.7%) (  0.7%)\nTests passed    :   137 ( 97.9%) ( 99.3%)',
+      1,
+      137,
+      1,
+    ],
   ])('reads %s summaries', (source, text, exit, passed, failed) => {
     expect(parseTestSummary(text, exit)).toEqual({ passed, failed, source });
   });

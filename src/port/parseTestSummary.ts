@@ -62,6 +62,15 @@ const PARSERS: ReadonlyArray<{ source: string; read: (text: string) => TestCount
     },
   },
   {
+    // PHP's run-tests.php (`make test` of an extension): `Tests passed    :   138 ( 98.6%)`
+    source: 'php',
+    read: (t) => {
+      const passed = /^Tests passed\s*:\s*(\d+)/m.exec(t);
+      const failed = /^Tests failed\s*:\s*(\d+)/m.exec(t);
+      return passed ? { passed: +(passed[1] ?? 0), failed: +(failed?.[1] ?? 0), source: 'php' } : null;
+    },
+  },
+  {
     source: 'go',
     read: (t) => {
       const ok = (t.match(/^ok\s+\S+/gm) ?? []).length;

@@ -12,6 +12,7 @@ export const BUILD_SYSTEM_TYPES = [
   'waf',
   'python',
   'perl',
+  'php',
   'unknown',
 ] as const;
 export type BuildSystemType = (typeof BUILD_SYSTEM_TYPES)[number];

@@ -7,6 +7,7 @@ import { go } from './go.ts';
 import { make } from './make.ts';
 import { meson } from './meson.ts';
 import { perl } from './perl.ts';
+import { phpExtension } from './phpExtension.ts';
 import { python } from './python.ts';
 import { scons } from './scons.ts';
 import { waf } from './waf.ts';
@@ -26,6 +27,7 @@ export const buildSystemDetectors: readonly BuildSystemDetector[] = [
   scons,
   python,
   perl,
+  phpExtension,
   make,
 ];
 

@@ -34,7 +34,14 @@ export const DEBIAN_ALIASES: Partial<Record<DependencyKind, Record<string, strin
     Iconv: ['libc6-dev'],
     Intl: ['libc6-dev'],
   },
-  program: { 'pkg-config': ['pkgconf'], python: ['python3'], makeinfo: ['texinfo'], help2man: ['help2man'] },
+  program: {
+    'pkg-config': ['pkgconf'],
+    python: ['python3'],
+    makeinfo: ['texinfo'],
+    help2man: ['help2man'],
+    phpize: ['php-dev'],
+    php: ['php-cli'],
+  },
   library: {
     m: ['libc6-dev'],
     dl: ['libc6-dev'],

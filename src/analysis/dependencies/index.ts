@@ -7,6 +7,7 @@ import type { DependencyExtractor } from './Dependency.ts';
 import { goModDependencies } from './goModDependencies.ts';
 import { mesonDependencies } from './mesonDependencies.ts';
 import { perlMakefileDependencies } from './perlMakefileDependencies.ts';
+import { phpExtensionDependencies } from './phpExtensionDependencies.ts';
 import { pythonBuildDependencies } from './pythonBuildDependencies.ts';
 
 /** Every build-file reader that extracts dependencies. */
@@ -17,6 +18,7 @@ export const dependencyExtractors: readonly DependencyExtractor[] = [
   mesonDependencies,
   pythonBuildDependencies,
   perlMakefileDependencies,
+  phpExtensionDependencies,
   goModDependencies,
   cargoDependencies,
   cargoLockDependencies,
