@@ -27,13 +27,17 @@ export function extractDependencies(
     if (!path.startsWith(prefix)) continue;
     const rel = path.slice(prefix.length);
     const skipped = SKIP.test(rel);
+    const exists = (p: string) => tree.has(p);
     const matching = extractors.filter(
-      (e) => e.files.test(path) && (!skipped || e.alsoInSkippedFolders?.test(rel) === true),
+      (e) =>
+        e.files.test(path) &&
+        (!skipped || e.alsoInSkippedFolders?.test(rel) === true) &&
+        (e.wants?.(path, exists) ?? true),
     );
     if (matching.length === 0) continue;
     const text = tree.read(path);
     if (text === null) continue;
-    const file = { path, text, lines: text.split('\n'), exists: (p: string) => tree.has(p) };
+    const file = { path, text, lines: text.split('\n'), exists };
     for (const extractor of matching) {
       const found = extractor.extract(file);
       deps.push(...(foreign(extractor) ? found.map((d) => ({ ...d, required: false })) : found));

@@ -23,9 +23,11 @@ describe('debianGoPath', () => {
     expect(phases?.[0]?.commands).toEqual([
       'rm -rf "$HOME"/rvport-gopath && mkdir -p "$HOME"/rvport-gopath/src/example.com/demo && cp -a "$RVPORT_SRC"/./. "$HOME"/rvport-gopath/src/example.com/demo/',
     ]);
-    expect(phases?.[1]?.commands[0]).toBe(
-      'cd "$HOME"/rvport-gopath/src/example.com/demo && GOPATH="$HOME"/rvport-gopath:/usr/share/gocode GO111MODULE=off GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build -o "$RVPORT_SRC"/./build/bin/ ./...',
-    );
+    const env =
+      'GOPATH="$HOME"/rvport-gopath:/usr/share/gocode GO111MODULE=off GOTOOLCHAIN=local GOFLAGS=-buildvcs=false';
+    expect(phases?.[1]?.commands[0]).toMatch(/^cd "\$HOME"\/rvport-gopath\/src\/example\.com\/demo && /);
+    expect(phases?.[1]?.commands[0]).toContain(`${env} go build ./...`);
+    expect(phases?.[1]?.commands[0]).toContain(`${env} go build -o "$RVPORT_SRC"/./build/bin/ $mains`);
     expect(phases?.[2]).toMatchObject({ name: 'test', optional: true });
   });
 
@@ -34,6 +36,19 @@ describe('debianGoPath', () => {
     for (const bad of ['../../etc', 'example.com/../x', '$(reboot)', 'a b', '/abs', ''])
       expect(debianGoPath(deps, bad, '.'), bad).toBeNull();
     expect(debianGoPath([module('example.com/nowhere', [])], 'example.com/demo', '.')).toBeNull();
+  });
+
+  it('builds a package without go.mod in a GOPATH even with nothing to install, under a placeholder path', () => {
+    const phases = debianGoPath([], null, '.', true);
+    expect(phases?.[0]?.commands[0]).toContain('/src/rvport.invalid/package');
+    expect(phases?.[1]?.commands[0]).toContain('GO111MODULE=off');
+    expect(debianGoPath([], 'github.com/armon/go-socks5', 'lib', true)?.[0]?.commands[0]).toContain(
+      '/src/github.com/armon/go-socks5',
+    );
+    expect(debianGoPath([], null, 'pkg/socks', true)?.[0]?.commands[0]).toContain(
+      '/src/rvport.invalid/socks',
+    );
+    expect(debianGoPath([], '../../etc', '.', true)).toBeNull();
   });
 
   it("quotes the tree's folder", () => {

@@ -1,3 +1,4 @@
+import { goBuildCommands } from '../analysis/buildSystems/go.ts';
 import type { Dependency } from '../analysis/dependencies/Dependency.ts';
 import { shellQuote } from '../heuristics/planEdits.ts';
 import type { PlanPhase } from './PortState.ts';
@@ -24,11 +25,21 @@ export function debianGoPath(
   dependencies: readonly Dependency[],
   module: string | null | undefined,
   dir: string,
+  withoutGoMod = false,
 ): PlanPhase[] | null {
   const resolved = dependencies.some(
     (d) => d.kind === 'go-module' && d.required && d.debianPackages.length > 0,
   );
-  if (!resolved || !module || !MODULE_PATH.test(module) || module.split('/').some((p) => /^\.+$/.test(p)))
+  // a package without go.mod builds only in a GOPATH; where its import path is unknown, a
+  // placeholder under a reserved name serves a package that does not import itself
+  if (withoutGoMod && !module)
+    module = `rvport.invalid/${dir === '.' || dir === '' ? 'package' : (dir.split('/').at(-1) ?? 'package')}`;
+  if (
+    !(resolved || withoutGoMod) ||
+    !module ||
+    !MODULE_PATH.test(module) ||
+    module.split('/').some((p) => /^\.+$/.test(p))
+  )
     return null;
   const work = `${SANDBOX_GOPATH}/src/${shellQuote(module)}`;
   const tree = `"$RVPORT_SRC"/${shellQuote(dir)}`;
@@ -41,10 +52,9 @@ export function debianGoPath(
     },
     {
       name: 'build',
-      commands: [
-        inWork(`go build -o ${tree}/build/bin/ ./...`),
-        inWork(`go test -c -o ${tree}/build/test/ ./...`),
-      ],
+      commands: goBuildCommands((command) => `${env} ${command}`, `${tree}/build`).map(
+        (command) => `cd ${work} && ${command}`,
+      ),
     },
     { name: 'test', commands: [inWork('go test ./...')], optional: true },
   ];

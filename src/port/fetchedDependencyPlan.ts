@@ -1,3 +1,4 @@
+import { goBuildCommands } from '../analysis/buildSystems/go.ts';
 import type { Dependency } from '../analysis/dependencies/Dependency.ts';
 import { SANDBOX_WORKSPACE } from '../sandbox/Sandbox.ts';
 import type { FetchedDependencies } from '../sources/deps/FetchedDependency.ts';
@@ -30,7 +31,7 @@ export function fetchedGoPhases(): PlanPhase[] {
   return [
     {
       name: 'build',
-      commands: [go('go build -o build/bin/ ./...'), go('go test -c -o build/test/ ./...')],
+      commands: goBuildCommands(go, 'build'),
     },
     { name: 'test', commands: [go('go test ./...')], optional: true },
   ];

@@ -100,7 +100,12 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
     phases.splice(0, phases.length, ...phases.filter((p) => p.name === 'prepare'), ...fetchedGoPhases());
   const goPath =
     base.buildSystem === 'go' && !fetchedGo
-      ? debianGoPath(scripted.dependencies, String(candidate?.details.module ?? ''), base.dir)
+      ? debianGoPath(
+          scripted.dependencies,
+          String(candidate?.details.module ?? ''),
+          base.dir,
+          candidate?.details.gopath === true,
+        )
       : null;
   if (goPath) phases.splice(0, phases.length, ...goPath);
   const notNeeded =

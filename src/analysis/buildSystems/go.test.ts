@@ -1,4 +1,8 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runProcess } from '../../process/runProcess.ts';
 import { detectBuildSystems } from '../detectBuildSystems.ts';
 import { SourceTree } from '../SourceTree.ts';
 import { go } from './go.ts';
@@ -11,13 +15,7 @@ describe('go detector', () => {
       confidence: 0.9,
       details: { module: 'github.com/BurntSushi/toml' },
     });
-    expect(go.detect(SourceTree.fromFiles({ 'main.go': 'package main' }), '')).toBeNull();
-    expect(
-      go.defaultPlan({ type: 'go', confidence: 0.9, dir: '.', evidence: [], details: {} })[0]?.commands,
-    ).toEqual([
-      'GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build -o build/bin/ ./...',
-      'GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go test -c -o build/test/ ./...',
-    ]);
+    expect(go.detect(SourceTree.fromFiles({ README: 'Go' }), '')).toBeNull();
   });
 
   it('gives way to a C build system beside the go.mod (Go bindings of a C project)', () => {
@@ -30,5 +28,65 @@ describe('go detector', () => {
     expect(go.detect(SourceTree.fromFiles(files), '')).toMatchObject({ confidence: 0.5 });
     const [top] = detectBuildSystems(SourceTree.fromFiles(files));
     expect(top?.type).not.toBe('go');
+  });
+
+  it('finds a package from before modules, and its import path where the tree says it', () => {
+    const plain = SourceTree.fromFiles({
+      'socks5.go': 'package socks5\n',
+      'socks5_test.go': 'package socks5\n',
+    });
+    expect(go.detect(plain, '')).toMatchObject({
+      confidence: 0.6,
+      evidence: ['socks5.go'],
+      details: { module: null, gopath: true },
+    });
+    const commented = SourceTree.fromFiles({
+      'toml.go': 'package toml // import "github.com/BurntSushi/toml"\n',
+    });
+    expect(go.detect(commented, '')?.details?.module).toBe('github.com/BurntSushi/toml');
+    const readme = SourceTree.fromFiles({
+      'lib.go': 'package lib\n',
+      'README.md': 'Install with `go get -u github.com/example/lib/...` and import it.\n',
+    });
+    expect(go.detect(readme, '')?.details?.module).toBe('github.com/example/lib');
+    // a C project with a Go file beside its build keeps its own build
+    const c = SourceTree.fromFiles({ 'bind.go': 'package bind\n', 'CMakeLists.txt': 'project(x C)\n' });
+    expect(go.detect(c, '')?.confidence).toBe(0.4);
+    // a file with no package clause is no Go package
+    expect(go.detect(SourceTree.fromFiles({ 'gen.go': '// +build ignore\n' }), '')).toBeNull();
+  });
+
+  it('builds the main packages into a folder when there are any, and every package either way', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-go-build-'));
+    try {
+      // a stand-in go on PATH: logs each call, and `go list` names the main packages it is given
+      writeFileSync(
+        join(dir, 'go'),
+        `#!/bin/sh\necho "go $*" >> "${dir}/calls"\n[ "$1" = list ] && printf '%s' "$MAINS"\nexit 0\n`,
+      );
+      chmodSync(join(dir, 'go'), 0o755);
+      const plan = go.defaultPlan({ type: 'go', confidence: 0.9, dir: '.', evidence: [], details: {} });
+      const run = async (mains: string) => {
+        rmSync(join(dir, 'calls'), { force: true });
+        for (const command of plan[0]?.commands ?? []) {
+          const r = await runProcess({
+            command: ['/bin/sh', '-c', command],
+            env: { PATH: `${dir}:/usr/bin:/bin`, MAINS: mains },
+          });
+          expect(r.exitCode, r.stderr).toBe(0);
+        }
+        return readFileSync(join(dir, 'calls'), 'utf8').trim().split('\n');
+      };
+      expect(await run('')).toEqual([
+        'go build ./...',
+        `go list -f {{if eq .Name "main"}}{{.ImportPath}}{{end}} ./...`,
+        'go test -c -o build/test/ ./...',
+      ]);
+      expect((await run('example.com/m/cmd/a\nexample.com/m/cmd/b\n'))[2]).toBe(
+        'go build -o build/bin/ example.com/m/cmd/a example.com/m/cmd/b',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,10 +1,58 @@
-import { joinPath } from '../SourceTree.ts';
-import type { BuildSystemDetector } from './BuildSystemDetector.ts';
+import { joinPath, type SourceTree } from '../SourceTree.ts';
+import type { BuildSystemDetector, Detection } from './BuildSystemDetector.ts';
+
+/**
+ * The build of every package: `go build ./...` of several packages writes no binary, so the main
+ * packages, if any (`go build -o DIR/` refuses a tree with none), are built again into `OUT/bin`;
+ * `go test -c` compiles every package's tests into a program too, so a library also yields
+ * riscv64 objects to verify. `go` puts the environment before each go command.
+ */
+export function goBuildCommands(go: (command: string) => string, out: string): string[] {
+  const mains = go(`go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./...`);
+  return [
+    `${go('go build ./...')} && mains=$(${mains}) && { [ -z "$mains" ] || ${go(`go build -o ${out}/bin/ $mains`)}; }`,
+    go(`go test -c -o ${out}/test/ ./...`),
+  ];
+}
+
+/** An import path as a Go import comment or `go get` names one: a host with a dot, then folders. */
+const IMPORT_PATH = /^[a-z0-9-]+(\.[a-z0-9-]+)+(\/[A-Za-z0-9._~-]+)+$/;
+
+/**
+ * A Go package from before modules: `.go` files and no go.mod, as many of Debian's older Go
+ * packages are, built in a GOPATH (GO111MODULE=off) as dh-golang builds them. Its import path is
+ * what an import comment (`package socks5 // import "github.com/armon/go-socks5"`) or the README's
+ * `go get` says, or null.
+ */
+function detectGopathPackage(tree: SourceTree, dir: string): Detection | null {
+  const sources = tree.filesIn(dir).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'));
+  const texts = sources.map((f) => tree.read(joinPath(dir, f)) ?? '');
+  if (!texts.some((t) => /^package\s+\w+/m.test(t))) return null;
+  const comment = texts
+    .map((t) => /^package\s+\w+\s*\/\/\s*import\s+"([^"]+)"/m.exec(t)?.[1])
+    .find((p) => p && IMPORT_PATH.test(p));
+  const readme = tree.filesIn(dir).find((f) => /^README(\.\w+)?$/i.test(f));
+  const goGet = readme
+    ? /\bgo\s+(?:get|install)\s+(?:-u\s+)?([\w.~/-]+?)(?:\/\.\.\.|@\S+)?(?=[\s`'"]|$)/m.exec(
+        tree.read(joinPath(dir, readme)) ?? '',
+      )?.[1]
+    : undefined;
+  const module = comment ?? (goGet && IMPORT_PATH.test(goGet) ? goGet : null);
+  const files = tree.filesIn(dir);
+  const alongside = ['CMakeLists.txt', 'configure.ac', 'configure.in', 'meson.build', 'Makefile'].find((f) =>
+    files.includes(f),
+  );
+  return {
+    confidence: alongside ? 0.4 : 0.6,
+    evidence: [joinPath(dir, sources[0] ?? '')],
+    details: { module, gopath: true, ...(alongside ? { alongside } : {}) },
+  };
+}
 
 export const go: BuildSystemDetector = {
   type: 'go',
   detect(tree, dir) {
-    if (!tree.filesIn(dir).includes('go.mod')) return null;
+    if (!tree.filesIn(dir).includes('go.mod')) return detectGopathPackage(tree, dir);
     const path = joinPath(dir, 'go.mod');
     const module = /^module\s+(\S+)/m.exec(tree.read(path) ?? '')?.[1] ?? null;
     // a C or C++ project with Go bindings or Go test tools beside it (nghttp2): the go.mod is
@@ -16,18 +64,12 @@ export const go: BuildSystemDetector = {
     const confidence = alongside ? 0.5 : module ? 0.9 : 0.7;
     return { confidence, evidence: [path], details: { module, ...(alongside ? { alongside } : {}) } };
   },
-  // `go build ./...` of several packages writes no binary: name an output folder, so the main
-  // packages leave programs behind; `go test -c` compiles every package's tests into a program
-  // too, so a library module also yields riscv64 objects to verify. No toolchain downloads
-  // (GOTOOLCHAIN=local) and no VCS stamping (the tree is rvport's copy).
+  // No toolchain downloads (GOTOOLCHAIN=local) and no VCS stamping (the tree is rvport's copy).
   defaultPlan() {
-    const env = 'GOTOOLCHAIN=local GOFLAGS=-buildvcs=false';
+    const go = (command: string) => `GOTOOLCHAIN=local GOFLAGS=-buildvcs=false ${command}`;
     return [
-      {
-        name: 'build',
-        commands: [`${env} go build -o build/bin/ ./...`, `${env} go test -c -o build/test/ ./...`],
-      },
-      { name: 'test', commands: [`${env} go test ./...`] },
+      { name: 'build', commands: goBuildCommands(go, 'build') },
+      { name: 'test', commands: [go('go test ./...')] },
     ];
   },
 };

@@ -61,6 +61,8 @@ export interface DependencyExtractor {
   buildSystems: readonly BuildSystemType[];
   /** Folders usually left out (tests, docs, vendored code) whose build files it still reads. */
   alsoInSkippedFolders?: RegExp;
+  /** Whether a matching file is for it at all, asked before the file is read (`exists` sees the tree). */
+  wants?(path: string, exists: (path: string) => boolean): boolean;
   extract(file: BuildFile): RawDependency[];
 }
 

@@ -4,6 +4,7 @@ import { cargoDependencies } from './cargoDependencies.ts';
 import { cargoLockDependencies } from './cargoLockDependencies.ts';
 import { cmakeDependencies } from './cmakeDependencies.ts';
 import type { DependencyExtractor } from './Dependency.ts';
+import { goImportDependencies } from './goImportDependencies.ts';
 import { goModDependencies } from './goModDependencies.ts';
 import { mesonDependencies } from './mesonDependencies.ts';
 import { perlMakefileDependencies } from './perlMakefileDependencies.ts';
@@ -20,6 +21,7 @@ export const dependencyExtractors: readonly DependencyExtractor[] = [
   perlMakefileDependencies,
   phpExtensionDependencies,
   goModDependencies,
+  goImportDependencies,
   cargoDependencies,
   cargoLockDependencies,
 ];
