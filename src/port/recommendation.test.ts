@@ -42,6 +42,29 @@ describe('recommendation (escalation.md)', () => {
     );
   });
 
+  it("points at Debian's packaging when a debian: source came without its debian.tar", () => {
+    const state = portState({
+      errors: [built('./fixtures/missing-header-then-warning-zstd.txt')],
+      fixAttempts: [heuristic('no Debian package provides the header zstd.h')],
+    });
+    state.debian = {
+      buildDepends: [['libexpat1-dev'], ['libgtk-3-dev']],
+      installed: ['libexpat1-dev', 'libgtk-3-dev'],
+      leftOut: [],
+      patchesApplied: [],
+      patchesSkipped: [],
+      hint: { package: 'rfdump', version: '1.6-9.1', via: 'the Sources index' },
+    };
+    const text = recommendation(state);
+    expect(text).toContain(
+      "Debian's own build of rfdump 1.6-9.1 installs nothing that provides it (its Build-Depends: libexpat1-dev, libgtk-3-dev)",
+    );
+    expect(text).toMatch(/debian\.tar was not on the mirror.*Otherwise, build it for riscv64 first/);
+    // a source with its packaging at hand, or not from Debian, gets the plain advice
+    state.debian.hint = undefined;
+    expect(recommendation(state)).not.toContain("Debian's own build");
+  });
+
   it('names the package whose installation stopped when the packages phase fails', () => {
     // as the build node records it (buildSteps: category DEPENDENCY)
     const error = makeError({

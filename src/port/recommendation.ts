@@ -82,6 +82,21 @@ function recommendInstall(state: PortState, error: ErrorRecord): string {
   return `Installing the plan's packages failed in the sandbox${list}: ${quote(error.errorLine ?? error.evidence) || 'see build.log'}. Check the names against Debian trixie for riscv64 and leave out the one apt cannot install.`;
 }
 
+/**
+ * For a `debian:` source ported without its debian.tar: Debian builds the package all the same,
+ * so its packaging (the patches this port could not have) is what moves the build off the
+ * missing part. Empty otherwise.
+ */
+function debianBuildsWithout(state: PortState): string {
+  const hint = state.debian?.hint;
+  if (!hint) return '';
+  const depends = (state.debian?.buildDepends ?? []).map((alternatives) => alternatives.join(' | '));
+  const listed = depends.length
+    ? ` (its Build-Depends: ${depends.slice(0, 8).join(', ')}${depends.length > 8 ? ', …' : ''})`
+    : '';
+  return ` Debian's own build of ${hint.package} ${hint.version} installs nothing that provides it${listed}, so its packaging (whose debian.tar was not on the mirror) changes the build instead, with a patch or a switch: give the source with Debian's packaging (a mirror that has the debian.tar, or the unpacked source package) and port it again.`;
+}
+
 function recommendDependency(state: PortState, error: ErrorRecord): string {
   if (error.phase === 'packages') return recommendInstall(state, error);
   const missing = missingIn(error);
@@ -107,8 +122,10 @@ function recommendDependency(state: PortState, error: ErrorRecord): string {
       /^no Debian package provides/.test(f.description) &&
       missing.names.some((n) => f.description.includes(n)),
   );
-  if (none)
-    return `The build needs ${missing.what}, and no riscv64 Debian package provides it. Build it for riscv64 first and point the build at it, or turn off the part that needs it (a configure --without-/--disable- switch, a CMake -D…=OFF option, a meson -D…=disabled option).`;
+  if (none) {
+    const debian = debianBuildsWithout(state);
+    return `The build needs ${missing.what}, and no riscv64 Debian package provides it.${debian} ${debian ? 'Otherwise, build' : 'Build'} it for riscv64 first and point the build at it, or turn off the part that needs it (a configure --without-/--disable- switch, a CMake -D…=OFF option, a meson -D…=disabled option).`;
+  }
   return `The build needs ${missing.what}. Find the Debian package that provides it and add it to the plan's packages, or turn off the part that needs it (a configure --without-/--disable- switch, a CMake -D…=OFF option).`;
 }
 
