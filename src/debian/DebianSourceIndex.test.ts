@@ -45,4 +45,17 @@ describe('DebianSourceIndex', () => {
     ]);
     expect(parseBuildDepends(index.named('jansson')?.buildDepends ?? '')).toEqual([['cmake']]);
   });
+
+  it("keeps a Go package's import path, the first of several, when it reads as one", () => {
+    const [socks, many, bad] = parseSources(
+      [
+        'Package: golang-github-armon-go-socks5\nVersion: 0.0~git20160902.e753329-1.1\nBuild-Depends: dh-golang\nGo-Import-Path: github.com/armon/go-socks5\n',
+        'Package: golang-x\nVersion: 1\nGo-Import-Path: example.com/x, example.com/x/v2\n',
+        'Package: golang-y\nVersion: 1\nGo-Import-Path: ../../etc\n',
+      ].join('\n'),
+    );
+    expect(socks?.goImportPath).toBe('github.com/armon/go-socks5');
+    expect(many?.goImportPath).toBe('example.com/x');
+    expect(bad?.goImportPath).toBeUndefined();
+  });
 });

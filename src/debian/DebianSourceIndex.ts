@@ -15,9 +15,11 @@ export interface DebianSourceEntry {
   binaries?: string[];
   /** The Build-Depends and Build-Depends-Arch fields, as a control stanza (parseBuildDepends reads it). */
   buildDepends: string;
+  /** A Go package's import path (its `Go-Import-Path`, the first of several), which dh-golang builds under. */
+  goImportPath?: string;
 }
 
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 /** apt's own tools decompress its lists (lz4, xz, gz: whatever the archive served). */
 const APT_HELPER = '/usr/lib/apt/apt-helper';
 const READ_TIMEOUT_MS = 5 * 60 * 1000;
@@ -134,19 +136,28 @@ export function parseSources(text: string): DebianSourceEntry[] {
       .filter((u): u is string => !!u);
     const homepage = fields.get('homepage');
     const binaries = (fields.get('binary') ?? '').split(/[\s,]+/).filter(Boolean);
+    const goImportPath = firstImportPath(fields.get('go-import-path'));
     entries.push({
       name,
       version: fields.get('version') ?? '',
       ...(homepage ? { homepage } : {}),
       ...(vcs.length ? { vcs } : {}),
       ...(binaries.length ? { binaries } : {}),
+      ...(goImportPath ? { goImportPath } : {}),
       buildDepends: [`Source: ${name}`, ...build].join('\n'),
     });
   }
   return entries;
 }
 
+/** The first import path of a `Go-Import-Path` field (`a, b`), when it reads as one. */
+export function firstImportPath(field: string | undefined): string | undefined {
+  const first = field?.split(/[\s,]+/).find(Boolean);
+  return first && /^[A-Za-z0-9][A-Za-z0-9._~-]*(\/[A-Za-z0-9._~-]+)+$/.test(first) ? first : undefined;
+}
+
 const KEPT = new Set([
+  'go-import-path',
   'package',
   'binary',
   'version',

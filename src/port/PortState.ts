@@ -152,6 +152,8 @@ export interface DebianKnowledge {
    * archive's Sources index) are used, and how the tree was matched to it.
    */
   hint?: { package: string; version: string; via: string };
+  /** The import path Debian builds a Go package under (debian/control or the Sources index). */
+  goImportPath?: string;
 }
 
 /** What the analyst concluded, from the LLM or from the scripted analysis. */

@@ -39,6 +39,7 @@ export async function debianKnowledge(
       patchesApplied: series.applied,
       patchesSkipped: series.skipped,
       problems: packaging.problems,
+      ...(packaging.goImportPath ? { goImportPath: packaging.goImportPath } : {}),
       ...(series.regenerate.length ? { regenerate: series.regenerate } : {}),
     },
     patches: series.patches,

@@ -45,6 +45,7 @@ export function debianSourceHint(
         `Build-Depends taken from the archive's Sources index for ${entry.name} ${entry.version} (${acquired.debian.binary ? "the tree is Debian's packaged crate, its patches applied" : 'no debian.tar: no patches'})`,
       ],
       hint: { package: entry.name, version: entry.version, via: 'its name' },
+      ...(entry.goImportPath ? { goImportPath: entry.goImportPath } : {}),
     };
   }
   // a forge repository the tree names as its own counts as a declared name
@@ -58,6 +59,7 @@ export function debianSourceHint(
       `the tree is Debian's source package ${match.entry.name} ${match.entry.version} (by ${match.via}): its Build-Depends are installed as hints`,
     ],
     hint: { package: match.entry.name, version: match.entry.version, via: match.via },
+    ...(match.entry.goImportPath ? { goImportPath: match.entry.goImportPath } : {}),
   };
 }
 

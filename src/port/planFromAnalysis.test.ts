@@ -150,4 +150,40 @@ describe('planFromAnalysis for a Go module with requirements', () => {
     const modular = planFromAnalysis(portState({ scripted: plain }), 'default');
     expect(modular?.phases[0]?.commands[0]).toMatch(/^GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build/);
   });
+
+  it('builds a package without go.mod in a GOPATH, under the import path Debian builds it under', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-plan-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'socks5.go'), 'package socks5\n\nimport "golang.org/x/net/context"\n');
+    const contents = ContentsIndex.fromText(
+      'usr/share/gocode/src/golang.org/x/net/context/\tgolang-golang-x-net-dev\n',
+    );
+    const { findings: _f, ...scripted } = analyzeTree(dir, { name: 'socks5', contents });
+    const state = portState({ scripted });
+    const plan = (debian?: { goImportPath: string }) =>
+      planFromAnalysis(
+        {
+          ...state,
+          packageAnalysis: deterministicAnalysis(state),
+          ...(debian
+            ? {
+                debian: {
+                  buildDepends: [],
+                  installed: [],
+                  leftOut: [],
+                  patchesApplied: [],
+                  patchesSkipped: [],
+                  ...debian,
+                },
+              }
+            : {}),
+        },
+        'default',
+      );
+    expect(plan()?.packages).toEqual(['golang-go', 'golang-golang-x-net-dev']);
+    expect(plan()?.phases[0]?.commands[0]).toContain('/src/rvport.invalid/package');
+    const debian = plan({ goImportPath: 'github.com/armon/go-socks5' });
+    expect(debian?.phases[0]?.commands[0]).toContain('/src/github.com/armon/go-socks5');
+    expect(debian?.phases[1]?.commands.every((c) => c.includes('GO111MODULE=off'))).toBe(true);
+  });
 });

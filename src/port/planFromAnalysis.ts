@@ -102,7 +102,8 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
     base.buildSystem === 'go' && !fetchedGo
       ? debianGoPath(
           scripted.dependencies,
-          String(candidate?.details.module ?? ''),
+          // a package without go.mod: the import path Debian builds it under, where known
+          String(candidate?.details.module || state.debian?.goImportPath || ''),
           base.dir,
           candidate?.details.gopath === true,
         )

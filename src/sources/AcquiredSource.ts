@@ -75,4 +75,6 @@ export interface DebianPackaging {
   patches: { name: string; strip: number }[];
   /** What of the packaging could not be used (refused series entries, missing patch files). */
   problems: string[];
+  /** debian/control's `XS-Go-Import-Path`: the import path a Go package is built under. */
+  goImportPath?: string;
 }

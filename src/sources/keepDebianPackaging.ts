@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { firstImportPath } from '../debian/DebianSourceIndex.ts';
 import { parseBuildDepends } from '../debian/parseBuildDepends.ts';
 import { parseQuiltSeries, type QuiltPatch } from '../debian/parseQuiltSeries.ts';
 import { readFileConfined } from '../fs/readFileConfined.ts';
@@ -88,7 +89,14 @@ export async function keepDebianPackaging(
     if (reason(error) !== 'missing') problems.push(`debian/patches/series: ${reason(error)}`);
     patches = [];
   }
-  const packaging: DebianPackaging = { dir, buildDepends: parseBuildDepends(control), patches, problems };
+  const goImportPath = firstImportPath(/^XS-Go-Import-Path:[ \t]*(.+)$/im.exec(control)?.[1]);
+  const packaging: DebianPackaging = {
+    dir,
+    buildDepends: parseBuildDepends(control),
+    patches,
+    problems,
+    ...(goImportPath ? { goImportPath } : {}),
+  };
   return { packaging, warnings: problems.map((p) => `Debian's packaging: ${p}`) };
 }
 
