@@ -15,7 +15,7 @@ import { disableDocumentation } from './disableDocumentation.ts';
 import { disableDownloadingOption, enclosingSwitch } from './disableDownloadingOption.ts';
 import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
-import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
+import { dropUnsupportedCompilerFlags, unsupportedFlags } from './dropUnsupportedCompilerFlags.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { recoveryHeuristics } from './index.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
@@ -313,6 +313,17 @@ describe('drop-unsupported-compiler-flag', () => {
     expect(match?.key).toBe('-march=native');
     const outcome = await dropUnsupportedCompilerFlags.apply(ctx, match as NonNullable<typeof match>);
     expect(outcome.commands[0]).toContain('s/-march=native/-march=rv64gc/g');
+  });
+
+  it('removes every flag one failed build names: an x86 -march a configure chose, its -mtune, -m64', async () => {
+    const ctx = context(fixture('x86-march-from-configure'));
+    const match = await dropUnsupportedCompilerFlags.match(ctx);
+    expect(match?.key).toBe('-march=i386 -mtune=i686 -m64');
+    const outcome = await dropUnsupportedCompilerFlags.apply(ctx, match as NonNullable<typeof match>);
+    expect(outcome.commands).toHaveLength(3);
+    expect(outcome.commands[0]).toContain('s/-march=i386//g');
+    expect(outcome.description).toBe('removed -march=i386, -mtune=i686, -m64 in the build files');
+    expect(unsupportedFlags("cc1: error: unknown cpu 'pentium4' for '-mtune'")).toEqual(['-mtune=pentium4']);
   });
 
   it('removes an x86 -m flag', async () => {
