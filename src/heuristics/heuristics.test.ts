@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BuildPlan } from '../port/PortState.ts';
 import { portState } from '../port/testing/portStateFixture.ts';
+import { runProcess } from '../process/runProcess.ts';
 import type { Sandbox, SandboxRunResult } from '../sandbox/Sandbox.ts';
 import { addLibatomic } from './addLibatomic.ts';
 import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
@@ -550,6 +551,28 @@ describe('permissive-old-c', () => {
     expect((await permissiveOldC.apply(ctx, { key: 'cflags', reason: '' })).plan?.env).toEqual({
       CFLAGS: '-g -O2 -fpermissive',
     });
+  });
+
+  it("puts -fpermissive on conf-cc's compile line too, where a djb-style build takes its compiler", async () => {
+    src('conf-cc', 'cc -O2\n\nThis will be used to compile .c files.\n');
+    const outcome = await permissiveOldC.apply(context(fixture('gcc14-implicit-declaration')), {
+      key: 'cflags',
+      reason: '',
+    });
+    expect(outcome.plan?.env).toEqual({ CFLAGS: '-g -O2 -fpermissive' });
+    const prepare = outcome.plan?.phases.find((p) => p.name === 'prepare')?.commands ?? [];
+    expect(prepare).toEqual(outcome.commands);
+    // run twice in the tree, as a rebuild from scratch does: the flag is on the first line once
+    for (let i = 0; i < 2; i++) {
+      const r = await runProcess({
+        command: ['/bin/sh', '-c', prepare[0] as string],
+        cwd: join(workspace, 'src'),
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    expect(readFileSync(join(workspace, 'src', 'conf-cc'), 'utf8')).toBe(
+      'cc -O2 -fpermissive\n\nThis will be used to compile .c files.\n',
+    );
   });
 
   it('leaves ordinary compile errors to others', async () => {
