@@ -17,6 +17,7 @@ import { disableDownloadingOption, enclosingSwitch } from './disableDownloadingO
 import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags, unsupportedFlags } from './dropUnsupportedCompilerFlags.ts';
+import { externErrno } from './externErrno.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { recoveryHeuristics } from './index.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
@@ -582,6 +583,29 @@ describe('permissive-old-c', () => {
   });
 });
 
+describe('extern-errno', () => {
+  it('includes errno.h first when a unit declares errno itself (the TLS mismatch at link), in conf-cc too', async () => {
+    const ctx = context(fixture('extern-errno-tls'));
+    expect((await externErrno.match(ctx))?.reason).toMatch(
+      /^a unit declares errno itself: errno: TLS definition/,
+    );
+    const plain = await externErrno.apply(ctx, { key: 'errno', reason: '' });
+    expect(plain.plan?.env).toEqual({ CFLAGS: '-g -O2 -include errno.h' });
+    expect(plain.commands).toEqual([]);
+    src('conf-cc', 'gcc -O2 -fpermissive\n');
+    const djb = await externErrno.apply(ctx, { key: 'errno', reason: '' });
+    const r = await runProcess({
+      command: ['/bin/sh', '-c', djb.commands[0] as string],
+      cwd: join(workspace, 'src'),
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(join(workspace, 'src', 'conf-cc'), 'utf8')).toBe(
+      'gcc -O2 -fpermissive -include errno.h\n',
+    );
+    expect(await externErrno.match(context(fixture('gcc14-implicit-declaration')))).toBeNull();
+  });
+});
+
 describe('find-the-build', () => {
   it('configures CMake first when make finds no makefile next to a CMakeLists.txt', async () => {
     src('CMakeLists.txt');
@@ -660,6 +684,9 @@ describe('the registry', () => {
       ['meson-program-not-found', 'meson-missing-dependency'],
       ['configure-library-not-found', 'configure-missing-dependency'],
       ['tool-must-be-in-path', 'missing-build-tool'],
+      ['x86-march-from-configure', 'drop-unsupported-compiler-flag'],
+      ['extern-errno-tls', 'extern-errno'],
+      ['cargo-version-not-in-registry', 'crate-version-from-debian'],
     ];
     for (const [name, heuristic] of cases) {
       src('build-aux/config.guess');
@@ -684,7 +711,17 @@ describe('heuristics read the build tree only', () => {
     hostLink('CMakeLists.txt', 'if(DEMO_BUILD_TESTS)\n  FetchContent_MakeAvailable(googletest)\nendif()\n');
     hostLink('Makefile.in', 'SUBDIRS = lib include doc tests\n');
     hostLink('configure.ac', 'AC_INIT([x])\n');
+    hostLink('conf-cc', 'cc -O2\n');
     expect(await disableDocumentation.match(context(fixture('doc-target-missing')))).toBeNull();
+    // a conf-cc that links out of the tree is not the build's: nothing is written into it
+    expect(
+      (
+        await permissiveOldC.apply(context(fixture('gcc14-implicit-declaration')), {
+          key: 'cflags',
+          reason: '',
+        })
+      ).commands,
+    ).toEqual([]);
     expect(await disableExamples.match(context(fixture('examples-link-failure')))).toBeNull();
     expect(await skipDocumentationSubdir.match(context(fixture('doc-target-missing')))).toBeNull();
     expect(await bootstrapAutotools.match(context('./configure: not found'))).toBeNull();

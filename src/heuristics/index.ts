@@ -17,6 +17,7 @@ import { disableDownloadingOption } from './disableDownloadingOption.ts';
 import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
+import { externErrno } from './externErrno.ts';
 import { fetchContentFromDebian } from './fetchContentFromDebian.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { gitVersionFallback } from './gitVersionFallback.ts';
@@ -69,6 +70,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   disableX86Options,
   dropUnsupportedCompilerFlags,
   addLibatomic,
+  externErrno,
   commonSymbols,
   mcmodelMedany,
   gnulibStdioInternals,

@@ -1,13 +1,6 @@
+import { confCcFlag, hasConfCc } from './confCcFlag.ts';
 import { withCompilerFlag, withPrepareCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
-import { readTreeFile } from './readTreeFile.ts';
-
-/**
- * D. J. Bernstein's build style (qmail, daemontools, fastforward and their kin): the compile
- * command is the first line of `conf-cc`, and CFLAGS is never read. The flag goes there too,
- * once however often the tree is prepared.
- */
-const CONF_CC_FLAG = `grep -q -e ' -fpermissive' conf-cc || sed -i '1s/$/ -fpermissive/' conf-cc`;
 
 /**
  * Old C that GCC 14 no longer accepts by default (implicit function declarations, implicit int,
@@ -26,15 +19,14 @@ export const permissiveOldC: RecoveryHeuristic = {
   },
   async apply(ctx) {
     const plan = withCompilerFlag(ctx.plan, ['CFLAGS'], '-fpermissive');
-    const confCc = (await readTreeFile(ctx, 'conf-cc')) !== null;
-    if (!confCc)
+    if (!(await hasConfCc(ctx)))
       return { applied: true, description: 'build with CFLAGS including -fpermissive', commands: [], plan };
     return {
       applied: true,
       description:
         'build with CFLAGS including -fpermissive, and -fpermissive on the compile line of conf-cc',
-      commands: [CONF_CC_FLAG],
-      plan: withPrepareCommands(plan, [CONF_CC_FLAG]),
+      commands: [confCcFlag('-fpermissive')],
+      plan: withPrepareCommands(plan, [confCcFlag('-fpermissive')]),
     };
   },
 };
