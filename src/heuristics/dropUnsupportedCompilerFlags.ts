@@ -1,5 +1,5 @@
 import { replaceInBuildFiles } from './buildFileEdit.ts';
-import { withPrepareCommands } from './planEdits.ts';
+import { withBuildPhaseFirst, withPrepareCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 const Q = `[‘'\`"]`;
@@ -66,7 +66,8 @@ export const dropUnsupportedCompilerFlags: RecoveryHeuristic = {
       applied: true,
       description: `${what} in the build files`,
       commands,
-      plan: withPrepareCommands(ctx.plan, commands),
+      // in the sources before configure, and in what configure generated before make
+      plan: withBuildPhaseFirst(withPrepareCommands(ctx.plan, commands), commands),
     };
   },
 };

@@ -324,6 +324,11 @@ describe('drop-unsupported-compiler-flag', () => {
     const outcome = await dropUnsupportedCompilerFlags.apply(ctx, match as NonNullable<typeof match>);
     expect(outcome.commands).toHaveLength(3);
     expect(outcome.commands[0]).toContain('s/-march=i386//g');
+    // before configure, and again after it, where a flag configure substituted (-m$ARCH_BITS) is
+    expect(outcome.plan?.phases.find((p) => p.name === 'prepare')?.commands).toEqual(outcome.commands);
+    expect(outcome.plan?.phases.find((p) => p.name === 'build')?.commands.slice(0, 3)).toEqual(
+      outcome.commands,
+    );
     expect(outcome.description).toBe('removed -march=i386, -mtune=i686, -m64 in the build files');
     expect(unsupportedFlags("cc1: error: unknown cpu 'pentium4' for '-mtune'")).toEqual(['-mtune=pentium4']);
   });

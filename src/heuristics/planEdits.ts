@@ -57,6 +57,21 @@ export function withPhaseBefore(plan: BuildPlan, phase: PlanPhase, before: PlanP
   return { ...plan, phases };
 }
 
+/**
+ * Runs commands first in the build phase, once each: after configure, where an edit reaches the
+ * Makefiles it generated (a value configure substituted, such as `-m$ARCH_BITS`).
+ */
+export function withBuildPhaseFirst(plan: BuildPlan, commands: readonly string[]): BuildPlan {
+  return {
+    ...plan,
+    phases: plan.phases.map((p) =>
+      p.name === 'build'
+        ? { ...p, commands: [...commands.filter((c) => !p.commands.includes(c)), ...p.commands] }
+        : p,
+    ),
+  };
+}
+
 /** Rewrites every command of the plan. */
 export function mapCommands(
   plan: BuildPlan,
