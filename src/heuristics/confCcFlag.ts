@@ -1,5 +1,5 @@
-import { shellQuote } from './planEdits.ts';
-import type { HeuristicContext } from './RecoveryHeuristic.ts';
+import { shellQuote, withCompilerFlag, withPrepareCommands } from './planEdits.ts';
+import type { HeuristicContext, HeuristicOutcome } from './RecoveryHeuristic.ts';
 import { readTreeFile } from './readTreeFile.ts';
 
 /**
@@ -13,6 +13,20 @@ export function confCcFlag(flag: string): string {
 }
 
 /** Whether the build folder has a conf-cc. */
-export async function hasConfCc(ctx: HeuristicContext): Promise<boolean> {
+async function hasConfCc(ctx: HeuristicContext): Promise<boolean> {
   return (await readTreeFile(ctx, 'conf-cc')) !== null;
+}
+
+/** The repair of a C compiler flag: in CFLAGS, and on conf-cc's compile line where there is one. */
+export async function withCFlagEverywhere(ctx: HeuristicContext, flag: string): Promise<HeuristicOutcome> {
+  const plan = withCompilerFlag(ctx.plan, ['CFLAGS'], flag);
+  if (!(await hasConfCc(ctx)))
+    return { applied: true, description: `build with CFLAGS including ${flag}`, commands: [], plan };
+  const command = confCcFlag(flag);
+  return {
+    applied: true,
+    description: `build with CFLAGS including ${flag}, and ${flag} on the compile line of conf-cc`,
+    commands: [command],
+    plan: withPrepareCommands(plan, [command]),
+  };
 }

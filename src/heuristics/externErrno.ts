@@ -1,5 +1,4 @@
-import { confCcFlag, hasConfCc } from './confCcFlag.ts';
-import { withCompilerFlag, withPrepareCommands } from './planEdits.ts';
+import { withCFlagEverywhere } from './confCcFlag.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /**
@@ -20,21 +19,7 @@ export const externErrno: RecoveryHeuristic = {
       ? { key: 'errno', reason: `a unit declares errno itself: ${line.replace(/^\S*\/ld: /, '').trim()}` }
       : null;
   },
-  async apply(ctx) {
-    const plan = withCompilerFlag(ctx.plan, ['CFLAGS'], '-include errno.h');
-    if (!(await hasConfCc(ctx)))
-      return {
-        applied: true,
-        description: 'build with CFLAGS including -include errno.h',
-        commands: [],
-        plan,
-      };
-    const command = confCcFlag('-include errno.h');
-    return {
-      applied: true,
-      description: 'build with -include errno.h in CFLAGS and on the compile line of conf-cc',
-      commands: [command],
-      plan: withPrepareCommands(plan, [command]),
-    };
+  apply(ctx) {
+    return withCFlagEverywhere(ctx, '-include errno.h');
   },
 };

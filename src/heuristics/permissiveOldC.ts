@@ -1,5 +1,4 @@
-import { confCcFlag, hasConfCc } from './confCcFlag.ts';
-import { withCompilerFlag, withPrepareCommands } from './planEdits.ts';
+import { withCFlagEverywhere } from './confCcFlag.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /**
@@ -17,16 +16,7 @@ export const permissiveOldC: RecoveryHeuristic = {
     const line = ctx.failure.output.split('\n').find((l) => GCC14_ERRORS.test(l) && /error/.test(l));
     return line ? { key: 'cflags', reason: `GCC 14 rejects old C: ${line.trim()}` } : null;
   },
-  async apply(ctx) {
-    const plan = withCompilerFlag(ctx.plan, ['CFLAGS'], '-fpermissive');
-    if (!(await hasConfCc(ctx)))
-      return { applied: true, description: 'build with CFLAGS including -fpermissive', commands: [], plan };
-    return {
-      applied: true,
-      description:
-        'build with CFLAGS including -fpermissive, and -fpermissive on the compile line of conf-cc',
-      commands: [confCcFlag('-fpermissive')],
-      plan: withPrepareCommands(plan, [confCcFlag('-fpermissive')]),
-    };
+  apply(ctx) {
+    return withCFlagEverywhere(ctx, '-fpermissive');
   },
 };

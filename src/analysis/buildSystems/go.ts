@@ -25,20 +25,20 @@ const IMPORT_PATH = /^[a-z0-9-]+(\.[a-z0-9-]+)+(\/[A-Za-z0-9._~-]+)+$/;
  * `go get` says, or null.
  */
 function detectGopathPackage(tree: SourceTree, dir: string): Detection | null {
-  const sources = tree.filesIn(dir).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'));
+  const files = tree.filesIn(dir);
+  const sources = files.filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'));
   const texts = sources.map((f) => tree.read(joinPath(dir, f)) ?? '');
   if (!texts.some((t) => /^package\s+\w+/m.test(t))) return null;
   const comment = texts
     .map((t) => /^package\s+\w+\s*\/\/\s*import\s+"([^"]+)"/m.exec(t)?.[1])
     .find((p) => p && IMPORT_PATH.test(p));
-  const readme = tree.filesIn(dir).find((f) => /^README(\.\w+)?$/i.test(f));
+  const readme = files.find((f) => /^README(\.\w+)?$/i.test(f));
   const goGet = readme
     ? /\bgo\s+(?:get|install)\s+(?:-u\s+)?([\w.~/-]+?)(?:\/\.\.\.|@\S+)?(?=[\s`'"]|$)/m.exec(
         tree.read(joinPath(dir, readme)) ?? '',
       )?.[1]
     : undefined;
   const module = comment ?? (goGet && IMPORT_PATH.test(goGet) ? goGet : null);
-  const files = tree.filesIn(dir);
   const alongside = ['CMakeLists.txt', 'configure.ac', 'configure.in', 'meson.build', 'Makefile'].find((f) =>
     files.includes(f),
   );
