@@ -202,6 +202,30 @@ describe('install-missing-package', () => {
     expect(curses.plan?.env?.CPATH).toBeUndefined();
   });
 
+  it("puts the header's folder on CPATH when the plan installs its package already", async () => {
+    // edbrowse: libquickjs is a Build-Depends, installed before the build, and the build still
+    // cannot find quickjs-libc.h, which the package keeps in /usr/include/quickjs
+    const output = 'jseng-quick.c:18:10: fatal error: quickjs-libc.h: No such file or directory\n';
+    const plan = { ...basePlan, packages: ['libquickjs'] };
+    const outcome = await installMissingPackage.apply(context(output, {}, plan), {
+      key: 'header:quickjs-libc.h',
+      reason: '',
+    });
+    expect(outcome).toMatchObject({
+      applied: true,
+      description:
+        'libquickjs is installed and keeps the header quickjs-libc.h in /usr/include/quickjs: added to CPATH',
+      plan: { packages: ['libquickjs'], env: { CPATH: '/usr/include/quickjs' } },
+    });
+    expect(installed).toEqual([]);
+    // once the folder is searched, the same failure is not this heuristic's to mend again
+    const again = await installMissingPackage.apply(context(output, {}, outcome.plan ?? plan), {
+      key: 'header:quickjs-libc.h',
+      reason: '',
+    });
+    expect(again).toMatchObject({ applied: false });
+  });
+
   it('gives up when no package provides it, or the package did not help', async () => {
     const none = await installMissingPackage.apply(context(''), { key: 'header:nowhere.h', reason: '' });
     expect(none).toMatchObject({

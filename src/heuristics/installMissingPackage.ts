@@ -1,5 +1,10 @@
 import { withEnv, withPackages } from './planEdits.ts';
-import type { HeuristicContext, HeuristicMatch, RecoveryHeuristic } from './RecoveryHeuristic.ts';
+import type {
+  HeuristicContext,
+  HeuristicMatch,
+  HeuristicOutcome,
+  RecoveryHeuristic,
+} from './RecoveryHeuristic.ts';
 
 type Kind = 'header' | 'library' | 'pkgconfig' | 'command';
 
@@ -72,13 +77,15 @@ export const installMissingPackage: RecoveryHeuristic = {
     const others = kind === 'command' ? await otherMissingPrograms(ctx, name, found) : [];
     const pkg = found && !ctx.plan.packages.includes(found) ? found : null;
     if (!pkg && others.length === 0)
-      return {
-        applied: false,
-        description: found
-          ? `${found} is installed but the ${kind} ${name} is still missing`
-          : `no Debian package provides the ${kind} ${name}`,
-        commands: [],
-      };
+      return found && kind === 'header'
+        ? await searchInstalledHeaderFolder(ctx, found, name)
+        : {
+            applied: false,
+            description: found
+              ? `${found} is installed but the ${kind} ${name} is still missing`
+              : `no Debian package provides the ${kind} ${name}`,
+            commands: [],
+          };
     const packages = [...(pkg ? [pkg] : []), ...others.map((o) => o.pkg)];
     const command = `apt-get install -y --no-install-recommends ${packages.join(' ')}`;
     const result = await ctx.sandbox.installPackages(packages, {
@@ -108,15 +115,45 @@ export const installMissingPackage: RecoveryHeuristic = {
         commands: [command],
         plan,
       };
-    const cpath = ctx.plan.env?.CPATH;
     return {
       applied: true,
       description: `installed ${pkg} (provides the ${kind} ${name} in ${folder}, added to CPATH)`,
       commands: [command],
-      plan: withEnv(plan, 'CPATH', cpath ? `${cpath}:${folder}` : folder),
+      plan: withCpathFolder(plan, folder),
     };
   },
 };
+
+/**
+ * A header whose package the plan installs already (a Build-Depends, a dependency the analysis
+ * found) but in a folder below /usr/include that the build does not name: that folder goes on
+ * CPATH. Without that the build fails the same way however often the package is installed.
+ */
+async function searchInstalledHeaderFolder(
+  ctx: HeuristicContext,
+  pkg: string,
+  name: string,
+): Promise<HeuristicOutcome> {
+  const folder = await headerFolder(ctx, pkg, name);
+  const searched = (ctx.plan.env?.CPATH ?? '').split(':');
+  if (!folder || searched.includes(folder))
+    return {
+      applied: false,
+      description: `${pkg} is installed but the header ${name} is still missing`,
+      commands: [],
+    };
+  return {
+    applied: true,
+    description: `${pkg} is installed and keeps the header ${name} in ${folder}: added to CPATH`,
+    commands: [],
+    plan: withCpathFolder(ctx.plan, folder),
+  };
+}
+
+function withCpathFolder(plan: HeuristicContext['plan'], folder: string): HeuristicContext['plan'] {
+  const cpath = plan.env?.CPATH;
+  return withEnv(plan, 'CPATH', cpath ? `${cpath}:${folder}` : folder);
+}
 
 /** The other programs the same output says are missing, with the Debian package of each not yet in the plan. */
 async function otherMissingPrograms(
