@@ -52,6 +52,8 @@ const FILE_LISTS: Record<string, string[]> = {
     '/usr/include/quickjs',
     '/usr/include/quickjs/quickjs-libc.h',
     '/usr/include/quickjs/quickjs.h',
+    '/usr/lib/quickjs',
+    '/usr/lib/quickjs/libquickjs.a',
   ],
 };
 
@@ -59,6 +61,7 @@ const FILE_LISTS: Record<string, string[]> = {
 const PROVIDERS: Record<string, string> = {
   'header:curses.h': 'libncurses-dev',
   'header:quickjs-libc.h': 'libquickjs',
+  'library:quickjs': 'libquickjs',
   'library:ncurses': 'libncurses-dev',
   'pkgconfig:ogg': 'libogg-dev',
   'command:help2man': 'help2man',
@@ -224,6 +227,17 @@ describe('install-missing-package', () => {
       reason: '',
     });
     expect(again).toMatchObject({ applied: false });
+    // then the link: the same package keeps libquickjs.a in /usr/lib/quickjs
+    const link = await installMissingPackage.apply(
+      context('/usr/bin/ld: cannot find -lquickjs: No such file or directory\n', {}, outcome.plan ?? plan),
+      { key: 'library:quickjs', reason: '' },
+    );
+    expect(link).toMatchObject({
+      applied: true,
+      description:
+        'libquickjs is installed and keeps the library quickjs in /usr/lib/quickjs: added to LIBRARY_PATH',
+      plan: { env: { CPATH: '/usr/include/quickjs', LIBRARY_PATH: '/usr/lib/quickjs' } },
+    });
   });
 
   it('gives up when no package provides it, or the package did not help', async () => {

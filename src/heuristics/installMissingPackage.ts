@@ -1,10 +1,11 @@
-import { withEnv, withPackages } from './planEdits.ts';
+import { withPackages } from './planEdits.ts';
 import type {
   HeuristicContext,
   HeuristicMatch,
   HeuristicOutcome,
   RecoveryHeuristic,
 } from './RecoveryHeuristic.ts';
+import { searchesFolder, searchPathFolder, withSearchPathFolder } from './searchPathFolder.ts';
 
 type Kind = 'header' | 'library' | 'pkgconfig' | 'command';
 
@@ -77,15 +78,9 @@ export const installMissingPackage: RecoveryHeuristic = {
     const others = kind === 'command' ? await otherMissingPrograms(ctx, name, found) : [];
     const pkg = found && !ctx.plan.packages.includes(found) ? found : null;
     if (!pkg && others.length === 0)
-      return found && kind === 'header'
-        ? await searchInstalledHeaderFolder(ctx, found, name)
-        : {
-            applied: false,
-            description: found
-              ? `${found} is installed but the ${kind} ${name} is still missing`
-              : `no Debian package provides the ${kind} ${name}`,
-            commands: [],
-          };
+      return found
+        ? await searchInstalledPackage(ctx, found, kind, name)
+        : { applied: false, description: `no Debian package provides the ${kind} ${name}`, commands: [] };
     const packages = [...(pkg ? [pkg] : []), ...others.map((o) => o.pkg)];
     const command = `apt-get install -y --no-install-recommends ${packages.join(' ')}`;
     const result = await ctx.sandbox.installPackages(packages, {
@@ -107,8 +102,8 @@ export const installMissingPackage: RecoveryHeuristic = {
         commands: [command],
         plan,
       };
-    const folder = kind === 'header' ? await headerFolder(ctx, pkg, name) : null;
-    if (!folder)
+    const inFolder = await searchPathFolder(ctx, pkg, kind, name);
+    if (!inFolder)
       return {
         applied: true,
         description: [`installed ${pkg} (provides the ${kind} ${name})`, ...also].join(', '),
@@ -117,42 +112,38 @@ export const installMissingPackage: RecoveryHeuristic = {
       };
     return {
       applied: true,
-      description: `installed ${pkg} (provides the ${kind} ${name} in ${folder}, added to CPATH)`,
+      description: `installed ${pkg} (provides the ${kind} ${name} in ${inFolder.folder}, added to ${inFolder.variable})`,
       commands: [command],
-      plan: withCpathFolder(plan, folder),
+      plan: withSearchPathFolder(plan, inFolder),
     };
   },
 };
 
 /**
- * A header whose package the plan installs already (a Build-Depends, a dependency the analysis
- * found) but in a folder below /usr/include that the build does not name: that folder goes on
- * CPATH. Without that the build fails the same way however often the package is installed.
+ * A header or library whose package the plan installs already (a Build-Depends, a dependency the
+ * analysis found) but keeps in a folder of its own that the build does not name: that folder goes
+ * on CPATH or LIBRARY_PATH. Without that the build fails the same way however often the package is
+ * installed.
  */
-async function searchInstalledHeaderFolder(
+async function searchInstalledPackage(
   ctx: HeuristicContext,
   pkg: string,
+  kind: Kind,
   name: string,
 ): Promise<HeuristicOutcome> {
-  const folder = await headerFolder(ctx, pkg, name);
-  const searched = (ctx.plan.env?.CPATH ?? '').split(':');
-  if (!folder || searched.includes(folder))
+  const found = await searchPathFolder(ctx, pkg, kind, name);
+  if (!found || searchesFolder(ctx.plan, found))
     return {
       applied: false,
-      description: `${pkg} is installed but the header ${name} is still missing`,
+      description: `${pkg} is installed but the ${kind} ${name} is still missing`,
       commands: [],
     };
   return {
     applied: true,
-    description: `${pkg} is installed and keeps the header ${name} in ${folder}: added to CPATH`,
+    description: `${pkg} is installed and keeps the ${kind} ${name} in ${found.folder}: added to ${found.variable}`,
     commands: [],
-    plan: withCpathFolder(ctx.plan, folder),
+    plan: withSearchPathFolder(ctx.plan, found),
   };
-}
-
-function withCpathFolder(plan: HeuristicContext['plan'], folder: string): HeuristicContext['plan'] {
-  const cpath = plan.env?.CPATH;
-  return withEnv(plan, 'CPATH', cpath ? `${cpath}:${folder}` : folder);
 }
 
 /** The other programs the same output says are missing, with the Debian package of each not yet in the plan. */
@@ -169,22 +160,4 @@ async function otherMissingPrograms(
       found.push({ name, pkg });
   }
   return found;
-}
-
-/**
- * The folder below /usr/include where an installed package keeps a header the build names
- * without that folder (`quickjs-libc.h` in /usr/include/quickjs), which the compiler then
- * searches through CPATH whatever the build system; null when the header is where the build
- * looks already. Read from the package's file list inside the sandbox.
- */
-async function headerFolder(ctx: HeuristicContext, pkg: string, name: string): Promise<string | null> {
-  const listed = await ctx.sandbox.run(['dpkg-query', '-L', pkg], { outputCapBytes: 1024 * 1024 });
-  if (listed.exitCode !== 0) return null;
-  const paths = listed.stdout
-    .split('\n')
-    .filter((p) => p.startsWith('/usr/include/') && p.endsWith(`/${name}`));
-  if (paths.length === 0 || paths.includes(`/usr/include/${name}`)) return null;
-  const shortest = paths.sort((a, b) => a.length - b.length)[0] ?? '';
-  const folder = shortest.slice(0, -name.length - 1);
-  return /^\/usr\/include\/[\w+./-]+$/.test(folder) && !folder.split('/').includes('..') ? folder : null;
 }

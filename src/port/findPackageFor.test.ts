@@ -21,6 +21,18 @@ describe('findPackageFor', () => {
     expect(findPackageFor(contents, 'cmake-package', 'GIF')).toBeNull();
   });
 
+  it('finds a library in its own folder below usr/lib, after the multiarch folder', () => {
+    const index = ContentsIndex.fromText(
+      [
+        'usr/lib/quickjs/libquickjs.a\tlibquickjs',
+        'usr/lib/riscv64-linux-gnu/libz.so\tzlib1g-dev',
+        'usr/lib/z/libz.so\tother-z',
+      ].join('\n'),
+    );
+    expect(findPackageFor(index, 'library', 'quickjs')).toBe('libquickjs');
+    expect(findPackageFor(index, 'library', 'z')).toBe('zlib1g-dev');
+  });
+
   it('finds a program', () => {
     expect(findPackageFor(contents, 'command', 'gperf')).toBe('gperf');
   });

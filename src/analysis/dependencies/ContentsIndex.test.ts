@@ -35,5 +35,12 @@ describe('keptLine', () => {
     expect(keptLine('usr/share/cargo/registry/fnv-1.0.7/lib.rs', ['librust-fnv-dev'], seen)).toBeNull();
     expect(keptLine('usr/include/zlib.h', ['zlib1g-dev'], seen)).toBe('usr/include/zlib.h\tzlib1g-dev\n');
     expect(keptLine('usr/share/doc/zlib1g/README', ['zlib1g'], seen)).toBeNull();
+    // a library in a folder named as it is, and not a plugin in a folder named otherwise
+    expect(keptLine('usr/lib/quickjs/libquickjs.a', ['libquickjs'], seen)).toBe(
+      'usr/lib/quickjs/libquickjs.a\tlibquickjs\n',
+    );
+    expect(
+      keptLine('usr/lib/riscv64-linux-gnu/gstreamer-1.0/libgstogg.so', ['gstreamer1.0-plugins-base'], seen),
+    ).toBeNull();
   });
 });

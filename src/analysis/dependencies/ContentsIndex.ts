@@ -24,6 +24,8 @@ const KEEP = new RegExp(
     `^usr/lib/(${MULTIARCH}/)?cmake/[^/]+/[^/]*([Cc]onfig|-config)\\.cmake$`,
     '^usr/share/cmake/[^/]+/[^/]*([Cc]onfig|-config)\\.cmake$',
     `^usr/lib/${MULTIARCH}/lib[^/]+\\.(so|a)$`,
+    // a library in a folder named as it is (usr/lib/quickjs/libquickjs.a)
+    `^usr/lib/(${MULTIARCH}/)?(?<own>[^/]+)/lib\\k<own>\\.(so|a)$`,
     '^usr/(s?bin)/[^/]+$',
     // Debian's crates: a cargo directory registry, one folder per crate version
     '^usr/share/cargo/registry/[^/]+/Cargo\\.toml$',
@@ -38,7 +40,7 @@ export const GOCODE_PREFIX = 'usr/share/gocode/src/';
  * by an older rvport (without crates or Go folders) is downloaded again once instead of
  * answering wrong.
  */
-const FILTER_VERSION = 3;
+const FILTER_VERSION = 4;
 
 /**
  * The line the cached index keeps for a Contents entry, or null. Go libraries are hundreds of

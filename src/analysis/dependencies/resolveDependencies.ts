@@ -27,7 +27,12 @@ export function candidatePaths(dep: Pick<RawDependency, 'kind' | 'name'>): strin
     }
     case 'library': {
       const base = n.startsWith('lib') ? n.slice(3) : n;
-      return [`usr/lib/${MULTIARCH}/lib${base}.so`, `usr/lib/${MULTIARCH}/lib${base}.a`];
+      // then a folder of its own, named as the library is (usr/lib/quickjs/libquickjs.a), which
+      // the link finds once the port puts it on LIBRARY_PATH
+      return [`usr/lib/${MULTIARCH}`, `usr/lib/${MULTIARCH}/${base}`, `usr/lib/${base}`].flatMap((dir) => [
+        `${dir}/lib${base}.so`,
+        `${dir}/lib${base}.a`,
+      ]);
     }
     case 'cmake-package': {
       const lower = n.toLowerCase();
