@@ -235,8 +235,8 @@ describe('install-missing-package', () => {
     expect(link).toMatchObject({
       applied: true,
       description:
-        'libquickjs is installed and keeps the library quickjs in /usr/lib/quickjs: added to LIBRARY_PATH',
-      plan: { env: { CPATH: '/usr/include/quickjs', LIBRARY_PATH: '/usr/lib/quickjs' } },
+        'libquickjs is installed and keeps the library quickjs in /usr/lib/quickjs: added to LDFLAGS',
+      plan: { env: { CPATH: '/usr/include/quickjs', LDFLAGS: '-L/usr/lib/quickjs' } },
     });
   });
 

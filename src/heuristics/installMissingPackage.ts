@@ -122,7 +122,7 @@ export const installMissingPackage: RecoveryHeuristic = {
 /**
  * A header or library whose package the plan installs already (a Build-Depends, a dependency the
  * analysis found) but keeps in a folder of its own that the build does not name: that folder goes
- * on CPATH or LIBRARY_PATH. Without that the build fails the same way however often the package is
+ * on CPATH or, with -L, in LDFLAGS. Without that the build fails the same way however often the package is
  * installed.
  */
 async function searchInstalledPackage(

@@ -4,11 +4,15 @@ import type { HeuristicContext } from './RecoveryHeuristic.ts';
 /**
  * Where a package keeps a header or a library in a folder of its own, which the compiler and the
  * linker do not search (`quickjs-libc.h` in /usr/include/quickjs, `libquickjs.a` in
- * /usr/lib/quickjs), and the variable that adds that folder to their search whatever the build
- * system: CPATH for the compiler, LIBRARY_PATH for the linker gcc drives.
+ * /usr/lib/quickjs), and the variable that adds that folder to their search: CPATH for the
+ * compiler, whatever the build system; `-L` in LDFLAGS for the link, which configure, CMake, meson
+ * and most Makefiles read (LIBRARY_PATH would do in emulated mode only: a cross gcc ignores it).
  */
 interface SearchPath {
-  variable: 'CPATH' | 'LIBRARY_PATH';
+  variable: 'CPATH' | 'LDFLAGS';
+  /** The variable's value for the folder, and the separator of the variable's entries. */
+  entry(folder: string): string;
+  separator: string;
   /** The file names that satisfy the request, each with a leading slash. */
   files(name: string): string[];
   under: string;
@@ -19,12 +23,16 @@ interface SearchPath {
 const SEARCH_PATHS: Readonly<Record<'header' | 'library', SearchPath>> = {
   header: {
     variable: 'CPATH',
+    entry: (folder) => folder,
+    separator: ':',
     files: (name) => [`/${name}`],
     under: '/usr/include/',
     searched: ['/usr/include', '/usr/include/riscv64-linux-gnu'],
   },
   library: {
-    variable: 'LIBRARY_PATH',
+    variable: 'LDFLAGS',
+    entry: (folder) => `-L${folder}`,
+    separator: ' ',
     files: (name) => [`/lib${name}.so`, `/lib${name}.a`],
     under: '/usr/lib/',
     searched: ['/usr/lib', '/usr/lib/riscv64-linux-gnu', '/lib', '/lib/riscv64-linux-gnu'],
@@ -34,6 +42,9 @@ const SEARCH_PATHS: Readonly<Record<'header' | 'library', SearchPath>> = {
 export interface SearchPathFolder {
   variable: SearchPath['variable'];
   folder: string;
+  /** What the variable gets for the folder (`/usr/include/quickjs`, `-L/usr/lib/quickjs`). */
+  entry: string;
+  separator: string;
 }
 
 /**
@@ -59,12 +70,14 @@ export async function searchPathFolder(
   if (folders.length === 0 || folders.some((f) => search.searched.includes(f))) return null;
   const folder = folders.sort((a, b) => a.length - b.length)[0] ?? '';
   const safe = /^\/usr\/[\w+./-]+$/.test(folder) && !folder.split('/').includes('..');
-  return safe ? { variable: search.variable, folder } : null;
+  return safe
+    ? { variable: search.variable, folder, entry: search.entry(folder), separator: search.separator }
+    : null;
 }
 
 /** Whether the plan's environment searches the folder already. */
 export function searchesFolder(plan: HeuristicContext['plan'], found: SearchPathFolder): boolean {
-  return (plan.env?.[found.variable] ?? '').split(':').includes(found.folder);
+  return (plan.env?.[found.variable] ?? '').split(found.separator).includes(found.entry);
 }
 
 /** The plan with the folder appended to its search variable. */
@@ -73,5 +86,5 @@ export function withSearchPathFolder(
   found: SearchPathFolder,
 ): HeuristicContext['plan'] {
   const current = plan.env?.[found.variable];
-  return withEnv(plan, found.variable, current ? `${current}:${found.folder}` : found.folder);
+  return withEnv(plan, found.variable, current ? `${current}${found.separator}${found.entry}` : found.entry);
 }

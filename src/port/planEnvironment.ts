@@ -37,8 +37,6 @@ const ALLOWED_NAMES = new Set([
   'CPATH',
   'C_INCLUDE_PATH',
   'CPLUS_INCLUDE_PATH',
-  // the linker's search path gcc passes on (a library a package keeps in a folder of its own)
-  'LIBRARY_PATH',
   'ACLOCAL',
   'ACLOCAL_PATH',
   'AUTOCONF',
