@@ -16,6 +16,32 @@ describe('plain make detector', () => {
     expect(plan.find((p) => p.name === 'test')?.commands).toEqual(['make -j"$(nproc)" check']);
   });
 
+  it("takes Linux's Makefile among per-platform ones, given with -f", () => {
+    const tree = SourceTree.fromFiles({
+      'Makefile.macosx': 'all:\n\tcc -o x x.c\n',
+      'Makefile.linux': 'all:\n\tcc -o x x.c\n',
+      'Makefile.win32': 'all:\n\tcl x.c\n',
+      'x.c': '',
+    });
+    const found = make.detect(tree, '');
+    expect(found?.evidence).toEqual(['Makefile.linux']);
+    const plan = make.defaultPlan({
+      type: 'make',
+      dir: '.',
+      confidence: 0.6,
+      evidence: [],
+      details: found?.details ?? {},
+    });
+    expect(plan[0]?.commands).toEqual(['make -f Makefile.linux -j"$(nproc)"']);
+    expect(plan.at(-1)?.commands).toEqual([
+      'make -f Makefile.linux DESTDIR="$RVPORT_DESTDIR" PREFIX=/usr install',
+    ]);
+    // the default name, when there is one, is what make reads
+    const both = SourceTree.fromFiles({ Makefile: 'all:\n', 'Makefile.unix': 'all:\n' });
+    expect(make.detect(both, '')?.details?.makefile).toBeNull();
+    expect(make.detect(SourceTree.fromFiles({ 'Makefile.win32': 'all:\n' }), '')).toBeNull();
+  });
+
   it('ignores generated makefiles and NMAKE files', () => {
     expect(make.detect(SourceTree.fromFiles({ Makefile: 'all:\n', 'Makefile.in': '' }), '')).toBeNull();
     expect(
