@@ -53,6 +53,8 @@ describe('parseTestSummary', () => {
       137,
       1,
     ],
+    ['testthat', '[ FAIL 0 | WARN 0 | SKIP 0 | PASS 3 ]\n\n[ FAIL 1 | WARN 2 | SKIP 1 | PASS 24 ]', 1, 24, 1],
+    ['r', 'rvport: tests/a.R\nrvport: tests/b.R\nrvport: R test scripts: 1 passed, 1 failed', 1, 1, 1],
   ])('reads %s summaries', (source, text, exit, passed, failed) => {
     expect(parseTestSummary(text, exit)).toEqual({ passed, failed, source });
   });

@@ -71,6 +71,22 @@ const PARSERS: ReadonlyArray<{ source: string; read: (text: string) => TestCount
     },
   },
   {
+    // testthat (an R package's tests/testthat.R): `[ FAIL 0 | WARN 1 | SKIP 2 | PASS 25 ]`
+    source: 'testthat',
+    read: (t) => {
+      const all = [...t.matchAll(/^\[ FAIL (\d+) \| WARN \d+ \| SKIP \d+ \| PASS (\d+) \]/gm)].at(-1);
+      return all ? { passed: +(all[2] ?? 0), failed: +(all[1] ?? 0), source: 'testthat' } : null;
+    },
+  },
+  {
+    // the R package plan's own count of its tests/ scripts, each a test that passes by exiting 0
+    source: 'r',
+    read: (t) => {
+      const m = /^rvport: R test scripts: (\d+) passed, (\d+) failed$/m.exec(t);
+      return m ? { passed: +(m[1] ?? 0), failed: +(m[2] ?? 0), source: 'r' } : null;
+    },
+  },
+  {
     source: 'go',
     read: (t) => {
       const ok = (t.match(/^ok\s+\S+/gm) ?? []).length;

@@ -13,6 +13,7 @@ export const BUILD_SYSTEM_TYPES = [
   'python',
   'perl',
   'php',
+  'r',
   'unknown',
 ] as const;
 export type BuildSystemType = (typeof BUILD_SYSTEM_TYPES)[number];

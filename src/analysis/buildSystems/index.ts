@@ -9,6 +9,7 @@ import { meson } from './meson.ts';
 import { perl } from './perl.ts';
 import { phpExtension } from './phpExtension.ts';
 import { python } from './python.ts';
+import { rPackage } from './rPackage.ts';
 import { scons } from './scons.ts';
 import { waf } from './waf.ts';
 
@@ -28,6 +29,7 @@ export const buildSystemDetectors: readonly BuildSystemDetector[] = [
   python,
   perl,
   phpExtension,
+  rPackage,
   make,
 ];
 

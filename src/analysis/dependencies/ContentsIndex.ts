@@ -27,6 +27,8 @@ const KEEP = new RegExp(
     // a library in a folder named as it is (usr/lib/quickjs/libquickjs.a)
     `^usr/lib/(${MULTIARCH}/)?(?<own>[^/]+)/lib\\k<own>\\.(so|a)$`,
     '^usr/(s?bin)/[^/]+$',
+    // R packages, by their DESCRIPTION (r-cran-*, r-bioc-*, and R's own in r-base-core)
+    '^usr/lib/R/(site-)?library/[^/]+/DESCRIPTION$',
     // Debian's crates: a cargo directory registry, one folder per crate version
     '^usr/share/cargo/registry/[^/]+/Cargo\\.toml$',
   ].join('|'),

@@ -8,7 +8,8 @@ export type DependencyKind =
   | 'program'
   | 'go-module'
   | 'crate'
-  | 'python-package';
+  | 'python-package'
+  | 'r-package';
 
 /** What a build file asks for, before resolution. */
 export interface RawDependency {

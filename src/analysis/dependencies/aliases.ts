@@ -42,6 +42,8 @@ export const DEBIAN_ALIASES: Partial<Record<DependencyKind, Record<string, strin
     phpize: ['php-dev'],
     php: ['php-cli'],
   },
+  // R itself: the development package, with the compilers R CMD INSTALL runs
+  'r-package': { R: ['r-base-dev'] },
   library: {
     m: ['libc6-dev'],
     dl: ['libc6-dev'],

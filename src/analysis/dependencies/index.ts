@@ -10,6 +10,7 @@ import { mesonDependencies } from './mesonDependencies.ts';
 import { perlMakefileDependencies } from './perlMakefileDependencies.ts';
 import { phpExtensionDependencies } from './phpExtensionDependencies.ts';
 import { pythonBuildDependencies } from './pythonBuildDependencies.ts';
+import { rPackageDependencies } from './rPackageDependencies.ts';
 
 /** Every build-file reader that extracts dependencies. */
 export const dependencyExtractors: readonly DependencyExtractor[] = [
@@ -20,6 +21,7 @@ export const dependencyExtractors: readonly DependencyExtractor[] = [
   pythonBuildDependencies,
   perlMakefileDependencies,
   phpExtensionDependencies,
+  rPackageDependencies,
   goModDependencies,
   goImportDependencies,
   cargoDependencies,

@@ -45,6 +45,9 @@ export function candidatePaths(dep: Pick<RawDependency, 'kind' | 'name'>): strin
     }
     case 'program':
       return [`usr/bin/${n}`, `usr/sbin/${n}`];
+    case 'r-package':
+      // CRAN and Bioconductor packages (r-cran-*, r-bioc-*) and R's own (r-base-core)
+      return [`usr/lib/R/site-library/${n}/DESCRIPTION`, `usr/lib/R/library/${n}/DESCRIPTION`];
     case 'go-module':
       // the index keeps Debian's Go folders, not their files (GOCODE_PREFIX)
       return [`${GOCODE_PREFIX}${n}/`];
