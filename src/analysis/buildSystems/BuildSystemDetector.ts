@@ -14,6 +14,7 @@ export const BUILD_SYSTEM_TYPES = [
   'perl',
   'php',
   'r',
+  'imake',
   'unknown',
 ] as const;
 export type BuildSystemType = (typeof BUILD_SYSTEM_TYPES)[number];

@@ -4,6 +4,7 @@ import { cargo } from './cargo.ts';
 import { cmake } from './cmake.ts';
 import { configure } from './configure.ts';
 import { go } from './go.ts';
+import { imake } from './imake.ts';
 import { make } from './make.ts';
 import { meson } from './meson.ts';
 import { perl } from './perl.ts';
@@ -30,6 +31,7 @@ export const buildSystemDetectors: readonly BuildSystemDetector[] = [
   perl,
   phpExtension,
   rPackage,
+  imake,
   make,
 ];
 

@@ -6,6 +6,7 @@ import { cmakeDependencies } from './cmakeDependencies.ts';
 import type { DependencyExtractor } from './Dependency.ts';
 import { goImportDependencies } from './goImportDependencies.ts';
 import { goModDependencies } from './goModDependencies.ts';
+import { imakeDependencies } from './imakeDependencies.ts';
 import { mesonDependencies } from './mesonDependencies.ts';
 import { perlMakefileDependencies } from './perlMakefileDependencies.ts';
 import { phpExtensionDependencies } from './phpExtensionDependencies.ts';
@@ -22,6 +23,7 @@ export const dependencyExtractors: readonly DependencyExtractor[] = [
   perlMakefileDependencies,
   phpExtensionDependencies,
   rPackageDependencies,
+  imakeDependencies,
   goModDependencies,
   goImportDependencies,
   cargoDependencies,
