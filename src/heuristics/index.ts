@@ -24,6 +24,7 @@ import { gitVersionFallback } from './gitVersionFallback.ts';
 import { gnulibStdioInternals } from './gnulibStdioInternals.ts';
 import { includeCstdint } from './includeCstdint.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
+import { linkNamedLibrary } from './linkNamedLibrary.ts';
 import { mcmodelMedany } from './mcmodelMedany.ts';
 import { mesonMissingDependency } from './mesonMissingDependency.ts';
 import { missingBuildTool } from './missingBuildTool.ts';
@@ -77,6 +78,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   includeCstdint,
   // Before -fpermissive: example programs that fail are left out rather than compiled leniently.
   disableExamples,
+  // after it: an example program's link that leaves out libm goes with the examples
+  linkNamedLibrary,
   permissiveOldC,
   findBuildElsewhere,
   disableAutoBuilddir,
