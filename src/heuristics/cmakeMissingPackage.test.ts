@@ -40,6 +40,29 @@ describe('cmake-missing-package', () => {
     });
   });
 
+  it('installs the package of an imported target no find_package made (a QUIET one, real vulkan-loader output)', async () => {
+    expect(cmakeMissing(fixture('cmake-imported-target-missing'))).toEqual({
+      what: 'no target Vulkan::Headers',
+      wanted: [
+        { kind: 'cmake-package', name: 'VulkanHeaders' },
+        { kind: 'cmake-package', name: 'Vulkan' },
+        { kind: 'pkgconfig', name: 'vulkan' },
+        { kind: 'library', name: 'vulkan' },
+      ],
+    });
+    const t = heuristicContext(fixture('cmake-imported-target-missing'), {
+      plan: cmakePlan,
+      dependencies: [optionalDependency('cmake-package', 'VulkanHeaders', 'libvulkan-dev')],
+    });
+    const match = await cmakeMissingPackage.match(t.ctx);
+    const outcome = await cmakeMissingPackage.apply(t.ctx, match as HeuristicMatch);
+    expect(outcome).toMatchObject({ applied: true, plan: { packages: ['libvulkan-dev'] } });
+    // a target CMake makes itself is no package
+    expect(
+      cmakeMissing('Target "x" links to:\n\n    Threads::Threads\n\n  but the target was not found.'),
+    ).toBeNull();
+  });
+
   it("installs the library CMake's own Find module looked for", async () => {
     const t = heuristicContext(fixture('cmake-could-not-find'), {
       plan: cmakePlan,

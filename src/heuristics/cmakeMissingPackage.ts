@@ -18,6 +18,9 @@ function asPackage(name: string): NamedDependency[] {
   ];
 }
 
+/** Namespaces of targets CMake or the project makes itself, never a package's. */
+const BUILTIN_NAMESPACES = new Set(['Threads', 'PkgConfig', 'CMake']);
+
 /** What CMake said it could not find, in its own words. */
 export function cmakeMissing(output: string): { what: string; wanted: NamedDependency[] } | null {
   // FindPackageHandleStandardArgs: "Could NOT find GIF (missing: GIF_LIBRARY GIF_INCLUDE_DIR)"
@@ -29,6 +32,16 @@ export function cmakeMissing(output: string): { what: string; wanted: NamedDepen
   ).exec(output);
   if (config?.[1])
     return { what: `no package configuration file for ${config[1]}`, wanted: asPackage(config[1]) };
+  // an imported target no find_package made (one that was QUIET, or none): `Vulkan::Headers`
+  const target = new RegExp(
+    `(?:The link interface of target "[^"]+" contains|Target "[^"]+" links to):\\s+(${NAME})::(${NAME})\\s+but the target was not found`,
+  ).exec(output);
+  if (target?.[1] && target[2] && !BUILTIN_NAMESPACES.has(target[1])) {
+    const [, ns, name] = target as unknown as [string, string, string];
+    // the package is named by both parts (VulkanHeaders) or by the namespace (fmt::fmt, GTest::gtest)
+    const joined: NamedDependency = { kind: 'cmake-package', name: `${ns}${name}` };
+    return { what: `no target ${ns}::${name}`, wanted: [joined, ...asPackage(ns)] };
+  }
   // find_program / find_library / find_path / find_file with REQUIRED
   const found = new RegExp(
     `CMake Error at [^\\n]*\\((find_program|find_library|find_path|find_file)\\):\\s*\\n\\s*Could not find (${NAME}) using the following (?:names|files): ([^\\n]+)`,

@@ -36,6 +36,7 @@ import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 import { refreshConfigGuess } from './refreshConfigGuess.ts';
 import { serialMake } from './serialMake.ts';
 import { skipDocumentationSubdir } from './skipDocumentationSubdir.ts';
+import { keepWarningsWarnings } from './warningsAsErrors.ts';
 
 /**
  * Every recovery heuristic, in the order they are offered a failure (the first match wins).
@@ -76,6 +77,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   mcmodelMedany,
   gnulibStdioInternals,
   includeCstdint,
+  keepWarningsWarnings,
   // Before -fpermissive: example programs that fail are left out rather than compiled leniently.
   disableExamples,
   // after it: an example program's link that leaves out libm goes with the examples
