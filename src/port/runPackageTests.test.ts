@@ -61,4 +61,28 @@ describe('runPackageTests', () => {
     });
     expect(run.cases).toEqual([{ name: '(the test run: make check)', status: 'fail', output: 'it broke' }]);
   });
+
+  it("reads a Makefile without the test target as no test step, and a sub-make's missing target as a failure", async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'rvport-tests-tree-'));
+    const absent = await runPackageTests(
+      sandboxOver(tree, "make: *** No rule to make target 'check'.  Stop.\n", 2),
+      { plan, timeoutMs: 1000, logFile: join(tree, 'log') },
+    );
+    expect(absent).toEqual({
+      ran: false,
+      passed: 0,
+      failed: 0,
+      exitCode: null,
+      summary: "the build has no test step: its Makefile has no 'check' target",
+    });
+    const sub = await runPackageTests(
+      sandboxOver(
+        tree,
+        "make[1]: *** No rule to make target 'check'.  Stop.\nmake: *** [Makefile:5: check] Error 2\n",
+        2,
+      ),
+      { plan, timeoutMs: 1000, logFile: join(tree, 'log') },
+    );
+    expect(sub).toMatchObject({ ran: true, failed: 1 });
+  });
 });

@@ -21,6 +21,9 @@ export interface PackageTestRun {
   runTests?: boolean;
 }
 
+/** The top-level make's answer to a test target its Makefile lacks (a sub-make's is a real failure). */
+const ABSENT_TARGET = /^make: \*\*\* No rule to make target '(check|test)'\.\s+Stop\.$/m;
+
 /** Harness files read after the run, at most (with their size capped in the sandbox). */
 const MAX_RESULT_FILES = 300;
 const MAX_RESULT_FILE_BYTES = 65_536;
@@ -53,6 +56,16 @@ export async function runPackageTests(sandbox: Sandbox, run: PackageTestRun): Pr
       break;
     }
   }
+  // the plan asked for a test target the build's own Makefile does not have: no test step, not a failure
+  const absent = exitCode !== 0 ? ABSENT_TARGET.exec(output)?.[1] : undefined;
+  if (absent)
+    return {
+      ran: false,
+      passed: 0,
+      failed: 0,
+      exitCode: null,
+      summary: `the build has no test step: its Makefile has no '${absent}' target`,
+    };
   const counts = parseTestSummary(output, exitCode);
   const tail = output.trim().split('\n').slice(-15).join('\n');
   // tests that cannot build because a submodule has no content say so before their output
