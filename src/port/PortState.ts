@@ -154,6 +154,8 @@ export interface DebianKnowledge {
   hint?: { package: string; version: string; via: string };
   /** The import path Debian builds a Go package under (debian/control or the Sources index). */
   goImportPath?: string;
+  /** The build steps debian/rules replaces or extends (`override_dh_auto_build`): its own build. */
+  rulesSteps?: string[];
 }
 
 /** What the analyst concluded, from the LLM or from the scripted analysis. */

@@ -40,6 +40,7 @@ export async function debianKnowledge(
       patchesSkipped: series.skipped,
       problems: packaging.problems,
       ...(packaging.goImportPath ? { goImportPath: packaging.goImportPath } : {}),
+      ...(packaging.rulesSteps ? { rulesSteps: packaging.rulesSteps } : {}),
       ...(series.regenerate.length ? { regenerate: series.regenerate } : {}),
     },
     patches: series.patches,

@@ -65,6 +65,29 @@ describe('recommendation (escalation.md)', () => {
     expect(recommendation(state)).not.toContain("Debian's own build");
   });
 
+  it("names the build steps Debian's debian/rules replaces, for a build error only", () => {
+    const state = portState({
+      errors: [built('./fixtures/missing-header-then-warning-zstd.txt')],
+      fixAttempts: [heuristic('no Debian package provides the header zstd.h')],
+    });
+    state.debian = {
+      buildDepends: [],
+      installed: [],
+      leftOut: [],
+      patchesApplied: [],
+      patchesSkipped: [],
+      rulesSteps: ['override_dh_auto_configure', 'override_dh_auto_build'],
+    };
+    expect(recommendation(state)).toMatch(
+      /provides it\..* Debian's own build of the package replaces or extends these steps in debian\/rules: `override_dh_auto_configure`, `override_dh_auto_build`; a custom plan that follows them may get past this\.$/,
+    );
+    const memory = portState({
+      errors: [{ ...built('./fixtures/missing-header-then-warning-zstd.txt'), category: 'MEMORY_LIMIT' }],
+    });
+    memory.debian = state.debian;
+    expect(recommendation(memory)).not.toContain('debian/rules');
+  });
+
   it('names the package whose installation stopped when the packages phase fails', () => {
     // as the build node records it (buildSteps: category DEPENDENCY)
     const error = makeError({

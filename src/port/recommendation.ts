@@ -228,11 +228,30 @@ function recommendSubmodule(state: PortState, error: ErrorRecord): string | null
   ].join(' ');
 }
 
+/** Categories of a build that Debian's own steps may get past; the others have causes of their own. */
+const BUILD_CATEGORIES = new Set([
+  'DEPENDENCY',
+  'MISSING_TOOLS',
+  'CONFIGURATION',
+  'COMPILATION',
+  'LINKING',
+  'UNKNOWN',
+]);
+
 /**
  * What a person should try next, naming what rvport knows is missing (the package, the program,
- * the option, the file) rather than a generic sentence.
+ * the option, the file) rather than a generic sentence. For a `debian:` source whose debian/rules
+ * builds it with steps of its own, those steps are named too: the default plan did not take them.
  */
 export function recommendation(state: PortState): string {
+  const base = recommendationFor(state);
+  const steps = state.debian?.rulesSteps ?? [];
+  const category = state.errors.at(-1)?.category ?? 'UNKNOWN';
+  if (steps.length === 0 || !BUILD_CATEGORIES.has(category)) return base;
+  return `${base} Debian's own build of the package replaces or extends ${steps.length > 1 ? 'these steps' : 'this step'} in debian/rules: ${steps.map((s) => `\`${s}\``).join(', ')}; a custom plan that follows them may get past this.`;
+}
+
+function recommendationFor(state: PortState): string {
   const error = state.errors.at(-1);
   const line = quote(error?.errorLine ?? error?.evidence);
   const submodule = error ? recommendSubmodule(state, error) : null;

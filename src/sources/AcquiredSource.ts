@@ -77,4 +77,6 @@ export interface DebianPackaging {
   problems: string[];
   /** debian/control's `XS-Go-Import-Path`: the import path a Go package is built under. */
   goImportPath?: string;
+  /** The build steps debian/rules replaces or extends (`override_dh_auto_configure`). */
+  rulesSteps?: string[];
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { firstImportPath } from '../debian/DebianSourceIndex.ts';
 import { parseBuildDepends } from '../debian/parseBuildDepends.ts';
 import { parseQuiltSeries, type QuiltPatch } from '../debian/parseQuiltSeries.ts';
+import { rulesBuildSteps } from '../debian/rulesBuildSteps.ts';
 import { readFileConfined } from '../fs/readFileConfined.ts';
 import type { DebianPackaging } from './AcquiredSource.ts';
 import { isSourceError } from './SourceError.ts';
@@ -90,12 +91,19 @@ export async function keepDebianPackaging(
     patches = [];
   }
   const goImportPath = firstImportPath(/^XS-Go-Import-Path:[ \t]*(.+)$/im.exec(control)?.[1]);
+  let rulesSteps: string[] = [];
+  try {
+    rulesSteps = rulesBuildSteps(readPackagingFile(dir, 'rules', MAX_CONTROL_BYTES));
+  } catch (error) {
+    if (reason(error) !== 'missing') problems.push(`debian/rules: ${reason(error)}`);
+  }
   const packaging: DebianPackaging = {
     dir,
     buildDepends: parseBuildDepends(control),
     patches,
     problems,
     ...(goImportPath ? { goImportPath } : {}),
+    ...(rulesSteps.length ? { rulesSteps } : {}),
   };
   return { packaging, warnings: problems.map((p) => `Debian's packaging: ${p}`) };
 }
@@ -108,19 +116,29 @@ function lstatOrNull(path: string) {
   }
 }
 
+/** The build steps of the kept debian/rules, none when it cannot be read. */
+function keptRulesSteps(dir: string): string[] {
+  try {
+    return rulesBuildSteps(readPackagingFile(dir, 'rules', MAX_CONTROL_BYTES));
+  } catch {
+    return [];
+  }
+}
+
 /**
- * A packaging kept by an earlier acquisition, its Build-Depends read again from the kept
- * debian/control: they are rvport's reading of the file (the build profiles it builds with, what
- * it leaves out), which may have changed since the record was written. Unchanged when the file
- * cannot be read.
+ * A packaging kept by an earlier acquisition, its Build-Depends and debian/rules steps read again
+ * from the kept files: they are rvport's reading of them (the build profiles it builds with, what
+ * it leaves out), which may have changed since the record was written. Unchanged when the control
+ * file cannot be read.
  */
 export function rereadBuildDepends(packaging: DebianPackaging): DebianPackaging {
+  let buildDepends: string[][];
   try {
-    return {
-      ...packaging,
-      buildDepends: parseBuildDepends(readPackagingFile(packaging.dir, 'control', MAX_CONTROL_BYTES)),
-    };
+    buildDepends = parseBuildDepends(readPackagingFile(packaging.dir, 'control', MAX_CONTROL_BYTES));
   } catch {
     return packaging;
   }
+  const { rulesSteps: _old, ...rest } = packaging;
+  const rulesSteps = keptRulesSteps(packaging.dir);
+  return { ...rest, buildDepends, ...(rulesSteps.length ? { rulesSteps } : {}) };
 }

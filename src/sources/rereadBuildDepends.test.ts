@@ -20,6 +20,9 @@ describe('rereadBuildDepends', () => {
     // a record written before nodoc was a profile rvport builds with
     const stale = { dir, buildDepends: [['docbook-utils'], ['libglib2.0-dev']], patches: [], problems: [] };
     expect(rereadBuildDepends(stale).buildDepends).toEqual([['libglib2.0-dev']]);
+    // and debian/rules's build steps, which a record from before did not hold
+    writeFileSync(join(dir, 'rules'), '%:\n\tdh $@\noverride_dh_auto_build:\n\tdh_auto_build -- codegen\n');
+    expect(rereadBuildDepends(stale).rulesSteps).toEqual(['override_dh_auto_build']);
     // a control that cannot be read leaves the record as it was
     expect(rereadBuildDepends({ ...stale, dir: join(dir, 'gone') })).toEqual({
       ...stale,

@@ -41,6 +41,12 @@ export function renderDebianKnowledge(debian: DebianKnowledge | null | undefined
       '',
       `${regenerate.map((r) => r.name).join(', ')} change${regenerate.length === 1 ? 's' : ''} autotools inputs: the build regenerates them with \`autoreconf -fi\`, as Debian's dh_autoreconf does.`,
     );
+  const steps = debian.rulesSteps ?? [];
+  if (steps.length)
+    out.push(
+      '',
+      `debian/rules builds with steps of its own, which the port's plan does not take: ${steps.map((s) => `\`${s}\``).join(', ')}.`,
+    );
   if (skipped) {
     out.push('');
     out.push(
