@@ -11,26 +11,31 @@ function warningsAsErrors(output: string): string[] {
 
 /**
  * `error: … [-Werror=stringop-truncation]`: a project builds with -Werror, and a warning the
- * current GCC has (GCC 14 warns of more than the compiler upstream used) stops the build. Each
- * such warning stays a warning (-Wno-error=NAME in CFLAGS and CXXFLAGS, which overrides -Werror
- * wherever that stands on the command line), as Debian's packages do; the other warnings
- * upstream treats as errors still are.
+ * current GCC has (GCC 14 warns of more than the compiler upstream used) stops the build. Warnings
+ * stay warnings, as Debian's packages often build: -Wno-error in CFLAGS and CXXFLAGS, which undoes
+ * a -Werror before it on the command line, so one repair serves the warnings of every file make
+ * had not reached yet (scanbd: stringop-truncation, then clobbered); and -Wno-error=NAME for each
+ * warning seen, which holds wherever the project puts its -Werror (CMake's compile options come
+ * after CMAKE_C_FLAGS). A warning seen again after that repair adds its own NAME.
  */
 export const keepWarningsWarnings: RecoveryHeuristic = {
   name: 'warnings-not-errors',
-  description: 'keep as warnings the warnings -Werror turns into errors (-Wno-error=NAME)',
+  description: 'keep as warnings the warnings -Werror turns into errors (-Wno-error, -Wno-error=NAME)',
   match(ctx) {
     const set = `${ctx.plan.env?.CFLAGS ?? ''} ${ctx.plan.env?.CXXFLAGS ?? ''}`.split(/\s+/);
     const names = warningsAsErrors(ctx.failure.output).filter((n) => !set.includes(`-Wno-error=${n}`));
-    return names.length > 0
-      ? {
-          key: names.join(','),
-          reason: `-Werror makes the warning${names.length > 1 ? 's' : ''} ${names.join(', ')} errors`,
-        }
-      : null;
+    if (names.length === 0) return null;
+    return {
+      key: names.join(','),
+      reason: `-Werror makes the warning${names.length > 1 ? 's' : ''} ${names.join(', ')} errors`,
+    };
   },
   async apply(ctx, match) {
-    const flags = match.key.split(',').map((n) => `-Wno-error=${n}`);
+    const set = (ctx.plan.env?.CFLAGS ?? '').split(/\s+/);
+    const flags = [
+      ...(set.includes('-Wno-error') ? [] : ['-Wno-error']),
+      ...match.key.split(',').map((n) => `-Wno-error=${n}`),
+    ];
     const plan = flags.reduce((p, flag) => withCompilerFlag(p, ['CFLAGS', 'CXXFLAGS'], flag), ctx.plan);
     return {
       applied: true,
