@@ -66,7 +66,7 @@ export interface PortServices {
    * Called once the build system is known: a Cargo build in accelerated mode may use the x86_64
    * cargo and rustc (port/chooseRustLayer.ts). Answers the sentence for the report, or null.
    */
-  chooseRust?(buildSystem: string): string | null;
+  chooseRust?(buildSystem: string, details?: Record<string, unknown>): string | null;
   /**
    * A native-userland build on per-build evidence: the evidence of the finished build in
    * `sandbox` (finish calls it before the cache entry is written; a refused build gets none).

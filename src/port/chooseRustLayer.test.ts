@@ -26,6 +26,12 @@ describe('chooseRustLayer', () => {
     );
   });
 
+  it('builds a proc-macro crate with the emulated rustc, whose plugin is the riscv64 artifact', () => {
+    const choice = chooseRustLayer('cargo', 'accelerated', 'auto-impl', layer, proof(true), true);
+    expect(choice).toMatchObject({ use: false });
+    expect(choice?.reason).toMatch(/auto-impl is a proc-macro crate.*rustc runs emulated$/);
+  });
+
   it('falls back to the emulated rustc for a package proven different with this layer', () => {
     const choice = chooseRustLayer('cargo', 'accelerated', 'p', layer, proof(false));
     expect(choice).toMatchObject({ use: false });

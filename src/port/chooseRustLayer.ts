@@ -73,8 +73,15 @@ export function chooseRustLayer(
   name: string,
   layer: RustLayerState,
   proof: RustProof | undefined,
+  procMacro = false,
 ): RustLayerChoice | null {
   if (buildSystem !== 'cargo' || mode !== 'accelerated') return null;
+  // the crate's own artifact is a plugin of the rustc that builds it: riscv64 only from the riscv64 one
+  if (procMacro)
+    return {
+      use: false,
+      reason: `${name} is a proc-macro crate, a plugin for the rustc that runs it, so its riscv64 artifact comes from the riscv64 rustc; rustc runs emulated`,
+    };
   if (layer.refusedReason) {
     return { use: false, reason: `the Rust layer was refused (${layer.refusedReason}); rustc runs emulated` };
   }

@@ -289,7 +289,7 @@ export async function runPort(
             return final;
           },
         }),
-    chooseRust: (buildSystem) => {
+    chooseRust: (buildSystem, details) => {
       if (!local) return null;
       const rust = chooseRustLayer(
         buildSystem,
@@ -301,6 +301,7 @@ export async function runPort(
           ...(images.rust?.refusedReason ? { refusedReason: images.rust.refusedReason } : {}),
         },
         loadRustProofs().proofs[spec.name],
+        details?.procMacro === true,
       );
       if (rust?.use) local.useRust(keys.rust);
       return rust?.reason ?? null;

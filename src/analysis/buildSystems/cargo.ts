@@ -15,6 +15,15 @@ function replacesCratesIo(tree: SourceTree, dir: string): boolean {
   );
 }
 
+/**
+ * Whether the crate is a proc-macro (`[lib] proc-macro = true`): a compiler plugin, built for the
+ * machine rustc runs on, so its artifact is x86_64 under an x86_64 rustc whatever the target.
+ */
+export function isProcMacro(manifest: string): boolean {
+  const lib = /^\[lib\][^\n]*\n([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(manifest)?.[1] ?? '';
+  return /^\s*proc[-_]macro\s*=\s*true\b/m.test(lib);
+}
+
 export const cargo: BuildSystemDetector = {
   type: 'cargo',
   detect(tree, dir) {
@@ -25,7 +34,11 @@ export const cargo: BuildSystemDetector = {
     return {
       confidence: crate ? 0.9 : 0.5,
       evidence: [path],
-      details: { workspace: /^\[workspace\]/m.test(text), sourceReplaced: replacesCratesIo(tree, dir) },
+      details: {
+        workspace: /^\[workspace\]/m.test(text),
+        sourceReplaced: replacesCratesIo(tree, dir),
+        procMacro: isProcMacro(text),
+      },
     };
   },
   defaultPlan() {

@@ -93,7 +93,7 @@ export const initNode = FunctionNode<PortState>({
             },
           )
         : null;
-      const rust = svc.chooseRust?.(analysis.buildSystem.type) ?? null;
+      const rust = svc.chooseRust?.(analysis.buildSystem.type, analysis.buildSystem.details) ?? null;
       if (rust) svc.progress({ type: 'note', message: `Rust: ${rust}` });
       const modeReason = choice && rust ? `${choice.reason}; Rust: ${rust}` : choice?.reason;
       const debian = await debianStart(acquired, analysis.project, svc);
