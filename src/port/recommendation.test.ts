@@ -63,6 +63,14 @@ describe('recommendation (escalation.md)', () => {
     // a source with its packaging at hand, or not from Debian, gets the plain advice
     state.debian.hint = undefined;
     expect(recommendation(state)).not.toContain("Debian's own build");
+    // a compile error of such a source: Debian's patches may be the answer
+    const compiled = portState({
+      errors: [{ ...built('./fixtures/missing-header-then-warning-zstd.txt'), category: 'COMPILATION' }],
+    });
+    compiled.debian = { ...state.debian, hint: { package: 'mod-x', version: '1.1-16', via: 'its name' } };
+    expect(recommendation(compiled)).toMatch(
+      /Debian builds mod-x 1\.1-16 from this source with its packaging, whose debian\.tar was not on the mirror: its patches/,
+    );
   });
 
   it("names the build steps Debian's debian/rules replaces, for a build error only", () => {

@@ -245,10 +245,15 @@ const BUILD_CATEGORIES = new Set([
  */
 export function recommendation(state: PortState): string {
   const base = recommendationFor(state);
-  const steps = state.debian?.rulesSteps ?? [];
   const category = state.errors.at(-1)?.category ?? 'UNKNOWN';
-  if (steps.length === 0 || !BUILD_CATEGORIES.has(category)) return base;
-  return `${base} Debian's own build of the package replaces or extends ${steps.length > 1 ? 'these steps' : 'this step'} in debian/rules: ${steps.map((s) => `\`${s}\``).join(', ')}; a custom plan that follows them may get past this.`;
+  if (!BUILD_CATEGORIES.has(category)) return base;
+  const steps = state.debian?.rulesSteps ?? [];
+  if (steps.length)
+    return `${base} Debian's own build of the package replaces or extends ${steps.length > 1 ? 'these steps' : 'this step'} in debian/rules: ${steps.map((s) => `\`${s}\``).join(', ')}; a custom plan that follows them may get past this.`;
+  const hint = state.debian?.hint;
+  if (hint && !base.includes("Debian's own build"))
+    return `${base} Debian builds ${hint.package} ${hint.version} from this source with its packaging, whose debian.tar was not on the mirror: its patches and debian/rules may be what this build needs (give the source with Debian's packaging and port it again).`;
+  return base;
 }
 
 function recommendationFor(state: PortState): string {
