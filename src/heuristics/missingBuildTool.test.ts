@@ -12,6 +12,7 @@ describe('missing-build-tool', () => {
     ['tool-cannot-find', 'protoc'],
     ['tool-must-be-in-path', 'gperf'],
     ['make-tool-not-in-path', 'gnustep-config'],
+    ['autogen-you-must-have', 'libtool'],
   ])('reads %s as the program %s', (name, program) => {
     expect(missingTool(fixture(name))).toBe(program);
   });
@@ -37,6 +38,7 @@ describe('missing-build-tool', () => {
   it("classifies a Makefile's own words for a missing program as MISSING_TOOLS, its $(error) as the error line", () => {
     const output = fixture('make-tool-not-in-path');
     expect(classifyError(output).category).toBe('MISSING_TOOLS');
+    expect(classifyError(fixture('autogen-you-must-have')).category).toBe('MISSING_TOOLS');
     expect(firstErrorLine(output)?.text).toBe(
       'GNUmakefile:16: *** You need to set GNUSTEP_MAKEFILES before compiling!.  Stop.',
     );

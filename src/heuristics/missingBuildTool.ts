@@ -16,6 +16,8 @@ const TOOL_MESSAGES: readonly RegExp[] = [
     'im',
   ),
   new RegExp(`(?:^|[\\s:'"\`‘])(${NAME}?)['"’]? (?:is )?required,? but (?:was |is )?not found`, 'im'),
+  // autogen.sh's own check: "**Error**: You must have `libtool' installed."
+  new RegExp(`You must have (?:the )?['"\`‘]?(${NAME}?)['"’]? (?:\\(?[^)\\n]*\\)? )?installed`, 'im'),
   // `so gnustep-config is not in your PATH.` (a Makefile's own $(warning) lines)
   new RegExp(`(?:^|[\\s:'"\`‘])(${NAME}?)['"’]? is not (?:installed )?in (?:the |your )?\\$?PATH`, 'im'),
 ];

@@ -38,7 +38,7 @@ const RULES: readonly CategoryRule[] = [
   {
     category: 'MISSING_TOOLS',
     pattern:
-      /: (command )?not found\s*$|can't exec "[^"]+"|command '[^']+' not found|program '[^']+' not found|no cmake_\w+_compiler could be found|error: unknown compiler\(s\)|(autoreconf|aclocal|automake|libtoolize|pkg-config|ninja|meson|cmake|scons|help2man|makeinfo|bison|flex|yacc): not found|^[\w+.-]+ must be (installed and )?in (the |your )?\$?path\b|\b[\w+.-]+ is not (installed )?in (the |your )?\$?path\b|^(\S+: )?(error: )?cannot find [a-z][\w+.-]*\s*$|\(find_program\):$/im,
+      /: (command )?not found\s*$|can't exec "[^"]+"|command '[^']+' not found|program '[^']+' not found|no cmake_\w+_compiler could be found|error: unknown compiler\(s\)|(autoreconf|aclocal|automake|libtoolize|pkg-config|ninja|meson|cmake|scons|help2man|makeinfo|bison|flex|yacc): not found|^[\w+.-]+ must be (installed and )?in (the |your )?\$?path\b|\b[\w+.-]+ is not (installed )?in (the |your )?\$?path\b|^(\S+: )?(error: )?cannot find [a-z][\w+.-]*\s*$|\(find_program\):$|you must have ['"`‘]?[\w+.-]+['"’]? (\([^)\n]*\) )?installed/im,
   },
   {
     category: 'PERMISSION',
