@@ -93,6 +93,26 @@ describe('absent-submodule', () => {
     expect((await absentSubmodule.match(again.ctx))?.key).toBe('tests/munit');
   });
 
+  it('turns off the tests that add a vendored folder a release tarball left out (real lib3mf output)', async () => {
+    const t = heuristicContext(fixture('cmake-add-subdirectory-absent'), {
+      plan: cmakePlan,
+      failure: cmakeFailure,
+    });
+    t.src(
+      'CMakeLists.txt',
+      'option(LIB3MF_TESTS "Switch whether the tests should be build" ON)\nadd_subdirectory(UnitTests)\n',
+    );
+    t.src('UnitTests/CMakeLists.txt', 'ADD_SUBDIRECTORY(googletest)\n');
+    const match = await absentSubmodule.match(t.ctx);
+    expect(match).toEqual({
+      key: 'UnitTests/googletest -DLIB3MF_TESTS=OFF',
+      reason:
+        'the folder UnitTests/googletest that CMake adds is not in the source (a release without its vendored copy)',
+    });
+    const outcome = await absentSubmodule.apply(t.ctx, match as HeuristicMatch);
+    expect(outcome.plan?.phases[0]?.commands[0]).toMatch(/ -DLIB3MF_TESTS=OFF$/);
+  });
+
   it("uses the project's switch for the system copy of the library the submodule holds", async () => {
     const t = heuristicContext(fixture('cmake-submodule-source-file'), {
       plan: cmakePlan,

@@ -46,6 +46,23 @@ function cmakeErrorAt(output: string): { file: string; line: number } | null {
 }
 
 /**
+ * A folder add_subdirectory names that the source does not have, not a submodule: a release
+ * tarball that leaves out a vendored copy (lib3mf's UnitTests/googletest), as a folder relative to
+ * the tree. Its way around is a submodule's: the system copy, or the optional part turned off.
+ */
+function absentCmakeFolder(output: string): Submodule | null {
+  const m =
+    /^CMake Error at (?:([^\s:]+)\/)?CMakeLists\.txt:\d+ \(add_subdirectory\):\s+add_subdirectory given source\s+"([\w+./-]+)"\s+which is not an existing\s+directory/im.exec(
+      output,
+    );
+  const folder = m?.[1] ?? '';
+  if (!m?.[2] || folder.startsWith('/') || m[2].startsWith('/')) return null;
+  const path = posix.normalize(posix.join(folder, m[2]));
+  if (path.startsWith('..')) return null;
+  return { name: path, path, url: null };
+}
+
+/**
  * The CMake options that get a build past an absent submodule, in the order they are tried:
  * the project's switch to use the system's copy of that library, then the optional part the
  * failing line sits in (`if(FOO_BUILD_TESTS)`), then the switches of the part the submodule's
@@ -115,11 +132,14 @@ export const absentSubmodule: RecoveryHeuristic = {
   description:
     'use the system library or turn off the optional part instead of a submodule whose content is absent',
   match(ctx): HeuristicMatch | null {
-    const sub = missingSubmoduleIn(buildTreeRoot(ctx), ctx.failure.output, ctx.plan.dir);
+    const submodule = missingSubmoduleIn(buildTreeRoot(ctx), ctx.failure.output, ctx.plan.dir);
+    const sub = submodule ?? absentCmakeFolder(ctx.failure.output);
     if (!sub) return null;
     const cmake = ctx.plan.phases.some((p) => p.commands.some((c) => CMAKE_CONFIGURE.test(c)));
     const flags = cmake ? cmakeWayAround(ctx, sub) : configureWayAround(ctx, sub);
-    const what = `the submodule ${describeSubmodule(sub)} has no content in this checkout`;
+    const what = submodule
+      ? `the submodule ${describeSubmodule(sub)} has no content in this checkout`
+      : `the folder ${sub.path} that CMake adds is not in the source (a release without its vendored copy)`;
     return flags.length > 0
       ? { key: `${sub.path} ${flags.join(' ')}`, reason: what }
       : { key: sub.path, reason: what };
