@@ -11,6 +11,9 @@ export type DependencyKind =
   | 'python-package'
   | 'r-package';
 
+/** Libraries of the C library and the compiler's runtime, which every C build has: never a dependency. */
+export const C_RUNTIME_LIBRARIES: ReadonlySet<string> = new Set(['c', 'm', 'dl', 'pthread', 'rt']);
+
 /** What a build file asks for, before resolution. */
 export interface RawDependency {
   kind: DependencyKind;

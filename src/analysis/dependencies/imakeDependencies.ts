@@ -1,4 +1,9 @@
-import { type DependencyExtractor, matchesWithLines, type RawDependency } from './Dependency.ts';
+import {
+  C_RUNTIME_LIBRARIES,
+  type DependencyExtractor,
+  matchesWithLines,
+  type RawDependency,
+} from './Dependency.ts';
 
 /**
  * The X libraries imake's own variables stand for (`XTOOLLIB` is `-lXt`), by the library each
@@ -43,7 +48,7 @@ export const imakeDependencies: DependencyExtractor = {
     ];
     const seen = new Set<string>();
     const add = (name: string, line: number) => {
-      if (seen.has(name) || /^(c|m|dl|pthread|rt)$/.test(name)) return;
+      if (seen.has(name) || C_RUNTIME_LIBRARIES.has(name)) return;
       seen.add(name);
       deps.push({ kind: 'library', name, file: file.path, line, required: true });
     };

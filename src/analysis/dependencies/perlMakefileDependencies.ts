@@ -1,7 +1,12 @@
-import { type DependencyExtractor, matchesWithLines, type RawDependency } from './Dependency.ts';
+import {
+  C_RUNTIME_LIBRARIES,
+  type DependencyExtractor,
+  matchesWithLines,
+  type RawDependency,
+} from './Dependency.ts';
 
-/** Libraries the C compiler brings itself. */
-const BUILTIN = new Set(['c', 'm', 'dl', 'pthread', 'rt', 'perl']);
+/** Libraries the C compiler and perl bring themselves. */
+const BUILTIN = new Set([...C_RUNTIME_LIBRARIES, 'perl']);
 
 /**
  * The C libraries a Perl distribution's XS code links, as its Makefile.PL names them: `-lfoo` in

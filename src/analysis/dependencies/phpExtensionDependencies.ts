@@ -1,4 +1,9 @@
-import { type DependencyExtractor, matchesWithLines, type RawDependency } from './Dependency.ts';
+import {
+  C_RUNTIME_LIBRARIES,
+  type DependencyExtractor,
+  matchesWithLines,
+  type RawDependency,
+} from './Dependency.ts';
 
 /**
  * What a PHP extension's config.m4 needs: phpize and php-config (the PHP development files), the
@@ -21,7 +26,8 @@ export const phpExtensionDependencies: DependencyExtractor = {
       /\bPHP_(?:ADD_LIBRARY(?:_WITH_PATH)?|CHECK_LIBRARY)\s*\(\s*\[?([A-Za-z][\w+.-]*)\]?/g,
     )) {
       const name = match[1] ?? '';
-      if (seen.has(name) || /^(c|m|dl|pthread|rt|stdc\+\+)$/.test(name) || name.startsWith('$')) continue;
+      if (seen.has(name) || C_RUNTIME_LIBRARIES.has(name) || name === 'stdc++' || name.startsWith('$'))
+        continue;
       seen.add(name);
       deps.push({ kind: 'library', name, file: file.path, line, required: true });
     }
