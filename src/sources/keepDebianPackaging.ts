@@ -91,12 +91,8 @@ export async function keepDebianPackaging(
     patches = [];
   }
   const goImportPath = firstImportPath(/^XS-Go-Import-Path:[ \t]*(.+)$/im.exec(control)?.[1]);
-  let rulesSteps: string[] = [];
-  try {
-    rulesSteps = rulesBuildSteps(readPackagingFile(dir, 'rules', MAX_CONTROL_BYTES));
-  } catch (error) {
-    if (reason(error) !== 'missing') problems.push(`debian/rules: ${reason(error)}`);
-  }
+  const { steps: rulesSteps, problem } = keptRulesSteps(dir);
+  if (problem) problems.push(problem);
   const packaging: DebianPackaging = {
     dir,
     buildDepends: parseBuildDepends(control),
@@ -116,12 +112,14 @@ function lstatOrNull(path: string) {
   }
 }
 
-/** The build steps of the kept debian/rules, none when it cannot be read. */
-function keptRulesSteps(dir: string): string[] {
+/** The build steps of the kept debian/rules: none, and why, when it cannot be read (absent: no why). */
+function keptRulesSteps(dir: string): { steps: string[]; problem?: string } {
   try {
-    return rulesBuildSteps(readPackagingFile(dir, 'rules', MAX_CONTROL_BYTES));
-  } catch {
-    return [];
+    return { steps: rulesBuildSteps(readPackagingFile(dir, 'rules', MAX_CONTROL_BYTES)) };
+  } catch (error) {
+    return reason(error) === 'missing'
+      ? { steps: [] }
+      : { steps: [], problem: `debian/rules: ${reason(error)}` };
   }
 }
 
@@ -139,6 +137,6 @@ export function rereadBuildDepends(packaging: DebianPackaging): DebianPackaging 
     return packaging;
   }
   const { rulesSteps: _old, ...rest } = packaging;
-  const rulesSteps = keptRulesSteps(packaging.dir);
+  const rulesSteps = keptRulesSteps(packaging.dir).steps;
   return { ...rest, buildDepends, ...(rulesSteps.length ? { rulesSteps } : {}) };
 }
