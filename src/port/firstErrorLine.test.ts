@@ -32,6 +32,18 @@ describe('firstErrorLine', () => {
     expect(firstErrorLine(tail)).toBeNull();
   });
 
+  it("reads Go's and rustc's error lines, not the package names after them", () => {
+    expect(firstErrorLine(fixture('go-test-binaries-same-name'))?.text).toBe(
+      'cannot write test binary fsnotify.test for multiple packages:',
+    );
+    expect(firstErrorLine('# example.com/m\n./m.go:7:2: undefined: missing\n')?.text).toBe(
+      './m.go:7:2: undefined: missing',
+    );
+    expect(firstErrorLine('   Compiling m v0.1.0\nerror[E0432]: unresolved import `serde`\n')?.text).toBe(
+      'error[E0432]: unresolved import `serde`',
+    );
+  });
+
   it('returns null for output without an error line', () => {
     expect(firstErrorLine('checking for gcc... gcc\nall good')).toBeNull();
   });

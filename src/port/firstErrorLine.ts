@@ -51,6 +51,13 @@ const ERROR_LINE: readonly RegExp[] = [
   /^Package '[^']+',? (required by '[^']*', )?not found|^No package '[^']+' found/,
   /^\S+: (\d+: |line \d+: )?[\w+.-]+: (command )?not found$/,
   /^[A-Z]\w*(Error|Exception): /,
+  // Go: the compiler (`./x.go:12:3: undefined: y`) and the go command (`go: …`, `cannot write
+  // test binary …`, `cannot find package …`, `no required module provides package …`)
+  /^\S+\.go:\d+(:\d+)?: /,
+  /^go: /,
+  /^(cannot (find|load|write|use) |no required module provides package |package \S+ is not in )/,
+  // Rust: rustc's coded errors (`error[E0432]: unresolved import`)
+  /^error\[E\d+\]: /,
   // installing packages: dpkg names the package whose script stopped, apt sums up
   /^dpkg: error\b/,
   /^E: /,

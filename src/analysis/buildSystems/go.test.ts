@@ -59,19 +59,20 @@ describe('go detector', () => {
   it('builds the main packages into a folder when there are any, and every package either way', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rvport-go-build-'));
     try {
-      // a stand-in go on PATH: logs each call, and `go list` names the main packages it is given
+      // a stand-in go on PATH: logs each call, and `go list` names the main packages, or the
+      // packages with tests, it is given
       writeFileSync(
         join(dir, 'go'),
-        `#!/bin/sh\necho "go $*" >> "${dir}/calls"\n[ "$1" = list ] && printf '%s' "$MAINS"\nexit 0\n`,
+        `#!/bin/sh\necho "go $*" >> "${dir}/calls"\ncase "$*" in list*TestGoFiles*) printf '%s' "$TESTS";; list*) printf '%s' "$MAINS";; esac\nexit 0\n`,
       );
       chmodSync(join(dir, 'go'), 0o755);
       const plan = go.defaultPlan({ type: 'go', confidence: 0.9, dir: '.', evidence: [], details: {} });
-      const run = async (mains: string) => {
+      const run = async (mains: string, tests = '') => {
         rmSync(join(dir, 'calls'), { force: true });
         for (const command of plan[0]?.commands ?? []) {
           const r = await runProcess({
             command: ['/bin/sh', '-c', command],
-            env: { PATH: `${dir}:/usr/bin:/bin`, MAINS: mains },
+            env: { PATH: `${dir}:/usr/bin:/bin`, MAINS: mains, TESTS: tests },
           });
           expect(r.exitCode, r.stderr).toBe(0);
         }
@@ -80,6 +81,18 @@ describe('go detector', () => {
       expect(await run('')).toEqual([
         'go build ./...',
         `go list -f {{if eq .Name "main"}}{{.ImportPath}}{{end}} ./...`,
+        `go list -f {{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}} ./...`,
+        'go test -c -o build/test/ ./...',
+      ]);
+      // a library and its command of the same name (fsnotify and cmd/fsnotify): go refuses to
+      // write both test programs into one folder, so each is compiled alone, named by its path
+      expect(
+        (await run('', 'github.com/fsnotify/fsnotify\ngithub.com/fsnotify/fsnotify/cmd/fsnotify\n')).slice(3),
+      ).toEqual([
+        'go test -c -o build/test/github.com_fsnotify_fsnotify.test github.com/fsnotify/fsnotify',
+        'go test -c -o build/test/github.com_fsnotify_fsnotify_cmd_fsnotify.test github.com/fsnotify/fsnotify/cmd/fsnotify',
+      ]);
+      expect((await run('', 'example.com/m/a\nexample.com/m/b\n')).slice(3)).toEqual([
         'go test -c -o build/test/ ./...',
       ]);
       expect((await run('example.com/m/cmd/a\nexample.com/m/cmd/b\n'))[2]).toBe(

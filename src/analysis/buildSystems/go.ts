@@ -5,14 +5,24 @@ import type { BuildSystemDetector, Detection } from './BuildSystemDetector.ts';
  * The build of every package: `go build ./...` of several packages writes no binary, so the main
  * packages, if any (`go build -o DIR/` refuses a tree with none), are built again into `OUT/bin`;
  * `go test -c` compiles every package's tests into a program too, so a library also yields
- * riscv64 objects to verify. `go` puts the environment before each go command.
+ * riscv64 objects to verify. Into a folder it names each program after its package's last path
+ * element and refuses two packages of the same name (a library and its `cmd/NAME`); then each
+ * package's tests are compiled alone, named after the whole import path. `go` puts the
+ * environment before each go command.
  */
 export function goBuildCommands(go: (command: string) => string, out: string): string[] {
   const mains = go(`go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./...`);
   return [
     `${go('go build ./...')} && mains=$(${mains}) && { [ -z "$mains" ] || ${go(`go build -o ${out}/bin/ $mains`)}; }`,
-    go(`go test -c -o ${out}/test/ ./...`),
+    goTestProgramsCommand(go, out),
   ];
+}
+
+function goTestProgramsCommand(go: (command: string) => string, out: string): string {
+  const withTests = go(`go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...`);
+  const sameName = `printf '%s\\n' $tests | sed 's|.*/||' | sort | uniq -d`;
+  const each = go(`go test -c -o ${out}/test/"$(printf %s "$p" | tr / _)".test "$p"`);
+  return `tests=$(${withTests}) && if [ -z "$(${sameName})" ]; then ${go(`go test -c -o ${out}/test/ ./...`)}; else ( for p in $tests; do ${each} || exit 1; done ); fi`;
 }
 
 /** An import path as a Go import comment or `go get` names one: a host with a dot, then folders. */
