@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineForwarder } from '../provision/setupSandbox.ts';
+import { lineForwarder } from '../provision/lineForwarder.ts';
 import { isCommandNotFound } from './ChrootSandbox.ts';
 
 describe('isCommandNotFound', () => {
