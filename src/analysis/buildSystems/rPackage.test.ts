@@ -35,6 +35,16 @@ describe('R package detector', () => {
     ]);
   });
 
+  it('has tests only where R CMD check finds a script directly in tests/', () => {
+    const files = { DESCRIPTION: 'Package: p\n', NAMESPACE: '\n' };
+    const tests = (more: Record<string, string>) =>
+      rPackage.detect(SourceTree.fromFiles({ ...files, ...more }), '')?.details.tests;
+    // testthat's own files with no tests/testthat.R to run them: R runs none
+    expect(tests({ 'tests/testthat/test-a.R': 'test_that("a", {})\n' })).toBe(false);
+    expect(tests({ 'tests/testthat.R': 'library(testthat)\n', 'tests/testthat/test-a.R': '\n' })).toBe(true);
+    expect(tests({ 'tests/run.r': '\n' })).toBe(true);
+  });
+
   it('is not a Debian control file or another DESCRIPTION', () => {
     expect(
       rPackage.detect(SourceTree.fromFiles({ DESCRIPTION: 'A program that does things.\n' }), ''),

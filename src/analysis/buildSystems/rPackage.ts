@@ -22,7 +22,9 @@ export const rPackage: BuildSystemDetector = {
     const prefix = dir ? `${dir}/` : '';
     const isPackage = files.includes('NAMESPACE') || tree.files.some((f) => f.startsWith(`${prefix}R/`));
     if (!isPackage) return null;
-    const tests = tree.files.some((f) => f.startsWith(`${prefix}tests/`) && /\.R$/i.test(f));
+    // R CMD check runs the scripts directly in tests/ (testthat.R runs tests/testthat/ itself);
+    // a tests/testthat/ folder without such a script is not run by R either
+    const tests = tree.filesIn(joinPath(dir, 'tests')).some((f) => /\.[rR]$/.test(f));
     // above autotools: an R package's configure is R CMD INSTALL's to run, not the plan's
     return { confidence: 0.95, evidence: [path], details: { package: name, tests } };
   },
@@ -38,7 +40,7 @@ export const rPackage: BuildSystemDetector = {
         commands: candidate.details.tests
           ? [
               // each script as R CMD check runs it, from tests/, against the installed copy; all run
-              `cd tests && passed=0 failed=0 && for f in *.R; do echo "rvport: tests/$f"; if R_LIBS="$PWD/../${LIBRARY}" Rscript --vanilla "$f"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi; done; echo "rvport: R test scripts: $passed passed, $failed failed"; test "$failed" -eq 0`,
+              `cd tests && passed=0 failed=0 && for f in *.[rR]; do echo "rvport: tests/$f"; if R_LIBS="$PWD/../${LIBRARY}" Rscript --vanilla "$f"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi; done; echo "rvport: R test scripts: $passed passed, $failed failed"; test "$failed" -eq 0`,
             ]
           : [`R_LIBS="$PWD/${LIBRARY}" Rscript --vanilla -e 'library(${name})'`],
       },
