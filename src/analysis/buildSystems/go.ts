@@ -4,10 +4,10 @@ import type { BuildSystemDetector, Detection } from './BuildSystemDetector.ts';
 /**
  * The build of every package: `go build ./...` of several packages writes no binary, so the main
  * packages, if any (`go build -o DIR/` refuses a tree with none), are built again into `OUT/bin`;
- * `go test -c` compiles every package's tests into a program too, so a library also yields
- * riscv64 objects to verify. Into a folder it names each program after its package's last path
- * element and refuses two packages of the same name (a library and its `cmd/NAME`); then each
- * package's tests are compiled alone, named after the whole import path. `go` puts the
+ * `go test -c` compiles the tests of every package that has some into a program too, so a library
+ * also yields riscv64 objects to verify. Into a folder it names each program after its package's
+ * last path element and refuses two packages of the same name (a library and its `cmd/NAME`);
+ * then each package's tests are compiled alone, named after the whole import path. `go` puts the
  * environment before each go command.
  */
 export function goBuildCommands(go: (command: string) => string, out: string): string[] {
@@ -19,10 +19,11 @@ export function goBuildCommands(go: (command: string) => string, out: string): s
 }
 
 function goTestProgramsCommand(go: (command: string) => string, out: string): string {
+  // only the packages with tests: go counts every package it is given against the folder
   const withTests = go(`go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...`);
   const sameName = `printf '%s\\n' $tests | sed 's|.*/||' | sort | uniq -d`;
   const each = go(`go test -c -o ${out}/test/"$(printf %s "$p" | tr / _)".test "$p"`);
-  return `tests=$(${withTests}) && if [ -z "$(${sameName})" ]; then ${go(`go test -c -o ${out}/test/ ./...`)}; else ( for p in $tests; do ${each} || exit 1; done ); fi`;
+  return `tests=$(${withTests}) && if [ -z "$tests" ]; then :; elif [ -z "$(${sameName})" ]; then ${go(`go test -c -o ${out}/test/ $tests`)}; else ( for p in $tests; do ${each} || exit 1; done ); fi`;
 }
 
 /** An import path as a Go import comment or `go get` names one: a host with a dot, then folders. */
