@@ -38,7 +38,7 @@ describe('R package detector', () => {
   it('has tests only where R CMD check finds a script directly in tests/', () => {
     const files = { DESCRIPTION: 'Package: p\n', NAMESPACE: '\n' };
     const tests = (more: Record<string, string>) =>
-      rPackage.detect(SourceTree.fromFiles({ ...files, ...more }), '')?.details.tests;
+      rPackage.detect(SourceTree.fromFiles({ ...files, ...more }), '')?.details?.tests;
     // testthat's own files with no tests/testthat.R to run them: R runs none
     expect(tests({ 'tests/testthat/test-a.R': 'test_that("a", {})\n' })).toBe(false);
     expect(tests({ 'tests/testthat.R': 'library(testthat)\n', 'tests/testthat/test-a.R': '\n' })).toBe(true);
