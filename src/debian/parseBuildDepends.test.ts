@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isPackagingOnly, matchesRiscv64, parseBuildDepends, sourceStanza } from './parseBuildDepends.ts';
+import {
+  isPackagingOnly,
+  matchesRiscv64,
+  packagingToolDepends,
+  parseBuildDepends,
+  sourceStanza,
+} from './parseBuildDepends.ts';
 
 // debian/control of real trixie source packages, as their debian.tar ships them
 const fixture = (name: string) =>
@@ -89,6 +95,15 @@ describe('parseBuildDepends', () => {
     expect(parseBuildDepends('')).toEqual([]);
     expect(parseBuildDepends('Source: x\n\nPackage: x\nBuild-Depends: foo\n')).toEqual([]);
     expect(sourceStanza('\n\nSource: x\nBuild-Depends: a,\n b\n').get('build-depends')).toBe('a,\nb');
+  });
+});
+
+describe('packagingToolDepends', () => {
+  it('names the packaging tools a build by debian/rules needs, debhelper for debhelper-compat', () => {
+    const control =
+      'Source: demo\nBuild-Depends: debhelper-compat (= 13),\n dh-sequence-python3,\n libfoo-dev,\n dh-exec | debhelper (>= 9)\nBuild-Depends-Indep: dh-sequence-sphinxdoc\n';
+    expect(packagingToolDepends(control)).toEqual(['debhelper', 'dh-sequence-python3', 'dh-exec']);
+    expect(parseBuildDepends(control)).toEqual([['libfoo-dev']]);
   });
 });
 

@@ -130,6 +130,25 @@ function parseAlternative(text: string): string | null {
  * Substitution variables (`${misc:Depends}`) and malformed items are ignored.
  */
 export function parseBuildDepends(control: string): string[][] {
+  return buildRelations(control).filter((alternatives) => !alternatives.some(isPackagingOnly));
+}
+
+/**
+ * The packaging tools a riscv64 build of this source names (debhelper, `dh-sequence-*`, …): what
+ * running its own debian/rules needs beyond parseBuildDepends. One package per relation, the
+ * first alternative; `debhelper-compat` is debhelper's, which provides it.
+ */
+export function packagingToolDepends(control: string): string[] {
+  const tools = buildRelations(control)
+    .filter((alternatives) => alternatives.some(isPackagingOnly))
+    .map((alternatives) =>
+      alternatives[0] === 'debhelper-compat' ? 'debhelper' : (alternatives[0] as string),
+    );
+  return [...new Set(tools)];
+}
+
+/** The Build-Depends(-Arch) relations that apply to a normal riscv64 build, each once. */
+function buildRelations(control: string): string[][] {
   const stanza = sourceStanza(control);
   const relations: string[][] = [];
   const seen = new Set<string>();
@@ -142,7 +161,7 @@ export function parseBuildDepends(control: string): string[][] {
         .split('|')
         .map(parseAlternative)
         .filter((name): name is string => name !== null);
-      if (alternatives.length === 0 || alternatives.some(isPackagingOnly)) continue;
+      if (alternatives.length === 0) continue;
       const key = alternatives.join('|');
       if (seen.has(key)) continue;
       seen.add(key);

@@ -1,4 +1,5 @@
 import type { BuildPlan, PortState } from '../port/PortState.ts';
+import type { SourcePatch } from '../port/patches/sourcePatches.ts';
 import type { Sandbox } from '../sandbox/Sandbox.ts';
 
 /** A failed command of the build, as the heuristics see it. */
@@ -47,6 +48,8 @@ export interface HeuristicOutcome {
   commands: string[];
   /** A changed plan (other commands, another folder, extra flags); absent when the plan stays. */
   plan?: BuildPlan;
+  /** Source patches to add after the port's own (they go on every fresh copy of the source). */
+  patches?: SourcePatch[];
 }
 
 /**

@@ -10,6 +10,7 @@ import { commonSymbols } from './commonSymbols.ts';
 import { configureMissingDependency } from './configureMissingDependency.ts';
 import { configureSuggestedSwitch } from './configureSuggestedSwitch.ts';
 import { crateVersionFromDebian } from './crateVersionFromDebian.ts';
+import { debianRulesBuild } from './debianRulesBuild.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDependencyTracking } from './disableDependencyTracking.ts';
 import { disableDocumentation } from './disableDocumentation.ts';
@@ -89,6 +90,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   disableDocumentation,
   skipDocumentationSubdir,
   serialMake,
-  // last resort: the tree's other build system
+  // last resorts: the tree's other build system, then Debian's own build of a debian: source
   otherBuildSystem,
+  debianRulesBuild,
 ];

@@ -50,6 +50,7 @@ export const buildNode = FunctionNode<PortState>({
     await freshSource(state, sandbox, svc.home);
 
     let plan: BuildPlan = state.plan;
+    let patches = state.patches;
     const attempt = state.attemptCount + 1;
     const executed: ExecutedCommand[] = [...state.executed];
     const fixAttempts: FixAttempt[] = [...state.fixAttempts];
@@ -57,6 +58,7 @@ export const buildNode = FunctionNode<PortState>({
     const done = (extra: Partial<PortState>): { context: Partial<PortState> } => ({
       context: {
         plan,
+        patches,
         executed,
         fixAttempts,
         heuristicsUsed: used,
@@ -142,13 +144,14 @@ export const buildNode = FunctionNode<PortState>({
             if (firing) {
               repairs++;
               if (firing.outcome.plan) plan = firing.outcome.plan;
+              if (firing.outcome.patches) patches = [...patches, ...firing.outcome.patches];
               await appendFile(
                 svc.buildLog,
                 `\n### rvport: ${firing.heuristic}: ${firing.outcome.description}; running the plan again on a fresh copy of the source\n`,
               );
               // What the failed run left in the tree (objects, programs, generated files) must
               // not become part of the result: the final plan is proven from a clean source.
-              await freshSource({ ...state, plan }, sandbox, svc.home);
+              await freshSource({ ...state, plan, patches }, sandbox, svc.home);
               continue restart;
             }
           }

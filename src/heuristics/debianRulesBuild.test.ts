@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DebianKnowledge } from '../port/PortState.ts';
+import type { Sandbox } from '../sandbox/Sandbox.ts';
+import { DEBIAN_RULES_BUILD, debianRulesBuild, PACKAGING_PATCH_NAME } from './debianRulesBuild.ts';
+import type { HeuristicMatch } from './RecoveryHeuristic.ts';
+import { fixture, heuristicContext, removeWorkspaces } from './testing/heuristicContext.ts';
+
+afterEach(removeWorkspaces);
+
+const failure = { phase: 'build', command: 'cmake --build build' };
+
+/** A context whose state has Debian's packaging kept at `packaging` (inside the test workspace). */
+function withPackaging(files: Record<string, string> | null) {
+  const t = heuristicContext(fixture('meson-unknown-compiler'), { failure });
+  let packagingDir: string | undefined;
+  if (files) {
+    for (const [rel, text] of Object.entries(files)) t.src(`../packaging/${rel}`, text);
+    packagingDir = join(t.workspace, 'packaging');
+  }
+  const debian: DebianKnowledge = {
+    buildDepends: [['libfoo-dev']],
+    installed: ['libfoo-dev'],
+    leftOut: [],
+    patchesApplied: [],
+    patchesSkipped: [],
+    ...(packagingDir ? { packagingDir } : {}),
+  };
+  // `test -e /build/src/debian` answered from the workspace, as the sandbox would
+  const run = async (argv: readonly string[]) => ({
+    exitCode: existsSync(join(t.workspace, 'src', String(argv[2]).replace('/build/src/', ''))) ? 0 : 1,
+    stdout: '',
+    stderr: '',
+  });
+  const sandbox = { ...t.ctx.sandbox, run } as unknown as Sandbox;
+  const state = { ...t.ctx.state, debian };
+  return { ...t, ctx: { ...t.ctx, state, sandbox, plan: { ...t.ctx.plan, packages: ['libfoo-dev'] } } };
+}
+
+const control =
+  'Source: demo\nBuild-Depends: debhelper-compat (= 13), dh-sequence-python3, libfoo-dev, cmake\n';
+
+describe('debian-rules-build', () => {
+  it("builds with debian/rules when the upstream build fails and Debian's packaging is at hand", async () => {
+    const t = withPackaging({ control, rules: '#!/usr/bin/make -f\n%:\n\tdh $@\n' });
+    const match = await debianRulesBuild.match(t.ctx);
+    expect(match?.key).toBe('debian/rules');
+    const outcome = await debianRulesBuild.apply(t.ctx, match as HeuristicMatch);
+    expect(outcome.applied).toBe(true);
+    // the packaging tools the control file names, beside debhelper itself
+    expect(t.installed).toEqual([['debhelper', 'dh-sequence-python3', 'dpkg-dev']]);
+    expect(outcome.plan?.buildSystem).toBe(DEBIAN_RULES_BUILD);
+    expect(outcome.plan?.packages).toEqual(['debhelper', 'dh-sequence-python3', 'dpkg-dev', 'libfoo-dev']);
+    const phases = outcome.plan?.phases ?? [];
+    expect(phases.map((p) => p.name)).toEqual(['build', 'test']);
+    expect(phases[0]?.commands[0]).toContain('make -f debian/rules build-arch');
+    expect(phases[0]?.commands[0]).toContain('nocheck');
+    expect(phases[1]?.commands[0]).toContain('dh_auto_test');
+    expect(outcome.patches?.map((p) => p.name)).toEqual([PACKAGING_PATCH_NAME]);
+    expect(outcome.patches?.[0]?.diff).toContain('+++ b/debian/rules');
+  });
+
+  it('stays out of sources without packaging, trees with a debian/ of their own, and its own plan', async () => {
+    expect(await debianRulesBuild.match(withPackaging(null).ctx)).toBeNull();
+
+    const own = withPackaging({ control, rules: 'x\n' });
+    own.src('debian/control', 'Source: upstream\n');
+    const match = (await debianRulesBuild.match(own.ctx)) as HeuristicMatch;
+    expect((await debianRulesBuild.apply(own.ctx, match)).applied).toBe(false);
+
+    const again = withPackaging({ control, rules: 'x\n' });
+    const plan = { ...again.ctx.plan, buildSystem: DEBIAN_RULES_BUILD };
+    expect(await debianRulesBuild.match({ ...again.ctx, plan })).toBeNull();
+
+    const tests = withPackaging({ control, rules: 'x\n' });
+    expect(
+      await debianRulesBuild.match({ ...tests.ctx, failure: { ...tests.ctx.failure, phase: 'test' } }),
+    ).toBeNull();
+  });
+
+  it('needs a usable debian/rules', async () => {
+    const t = withPackaging({ control });
+    const outcome = await debianRulesBuild.apply(
+      t.ctx,
+      (await debianRulesBuild.match(t.ctx)) as HeuristicMatch,
+    );
+    expect(outcome.applied).toBe(false);
+    expect(outcome.description).toContain('debian/rules');
+  });
+});

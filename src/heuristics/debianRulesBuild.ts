@@ -1,0 +1,100 @@
+import { packagingPatch } from '../debian/packagingPatch.ts';
+import { packagingToolDepends } from '../debian/parseBuildDepends.ts';
+import type { BuildPlan } from '../port/PortState.ts';
+import { MAX_CONTROL_BYTES, readPackagingFile } from '../sources/keepDebianPackaging.ts';
+import { withPackages } from './planEdits.ts';
+import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+
+/** Phases whose failure Debian's own build of the package may get past. */
+const BUILD_PHASES = new Set(['bootstrap', 'configure', 'build']);
+export const DEBIAN_RULES_BUILD = 'debian-rules';
+
+/** The patch that adds Debian's packaging: named apart from Debian's quilt patches (`NNNN-debian-…`). */
+export const PACKAGING_PATCH_NAME = 'debian-packaging.patch';
+
+/**
+ * The plan of Debian's own build: `debian/rules build-arch` with the tests held back (they are
+ * the test step's: `dh_auto_test`, or the packaging's own override of it). rvport's prepare phase
+ * stays; the packages so far stay, with the packaging tools debian/control names.
+ */
+export function debianRulesPlan(plan: BuildPlan, tools: readonly string[]): BuildPlan {
+  const test =
+    "if grep -q '^override_dh_auto_test' debian/rules; then make -f debian/rules override_dh_auto_test; else dh_auto_test; fi";
+  return withPackages(
+    {
+      ...plan,
+      buildSystem: DEBIAN_RULES_BUILD,
+      dir: '.',
+      phases: [
+        ...plan.phases.filter((p) => p.name === 'prepare'),
+        {
+          name: 'build',
+          commands: ['DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" make -f debian/rules build-arch'],
+        },
+        { name: 'test', commands: [`DEB_BUILD_OPTIONS="parallel=$(nproc)" sh -c ${JSON.stringify(test)}`] },
+      ],
+    },
+    ['debhelper', 'dpkg-dev', ...tools],
+  );
+}
+
+/**
+ * A `debian:` source whose upstream build fails and whose packaging is at hand: the package is
+ * built the way Debian builds it, by its own debian/rules in the sandbox (bundled parts built
+ * first, code generated, switches Debian sets), before the port escalates. The packaging goes
+ * into the tree as a patch (patches/), so a replay and a cached recipe build it the same way.
+ * Last of all the repairs: an upstream build that can be mended is the better recipe.
+ */
+export const debianRulesBuild: RecoveryHeuristic = {
+  name: 'debian-rules-build',
+  description: "build a debian: source with Debian's own debian/rules when its upstream build fails",
+  match(ctx) {
+    if (!BUILD_PHASES.has(ctx.failure.phase) || ctx.failure.timedOut) return null;
+    if (ctx.plan.buildSystem === DEBIAN_RULES_BUILD || !ctx.state.debian?.packagingDir) return null;
+    if (ctx.state.patches.some((p) => p.name === PACKAGING_PATCH_NAME)) return null;
+    return {
+      key: 'debian/rules',
+      reason: `the upstream ${ctx.plan.buildSystem} build failed in the ${ctx.failure.phase} phase; Debian's packaging of the source is at hand`,
+    };
+  },
+  async apply(ctx) {
+    const dir = ctx.state.debian?.packagingDir;
+    if (!dir) return { applied: false, description: 'no Debian packaging', commands: [] };
+    const own = await ctx.sandbox.run(['test', '-e', `${ctx.srcDir}/debian`]);
+    if (own.exitCode === 0)
+      return { applied: false, description: 'the tree has a debian/ folder of its own', commands: [] };
+    let tools: string[];
+    try {
+      tools = packagingToolDepends(readPackagingFile(dir, 'control', MAX_CONTROL_BYTES));
+    } catch (error) {
+      return { applied: false, description: `debian/control: ${(error as Error).message}`, commands: [] };
+    }
+    const patch = packagingPatch(dir);
+    if (!patch.files.includes('rules'))
+      return { applied: false, description: 'the packaging has no usable debian/rules', commands: [] };
+    const plan = debianRulesPlan(ctx.plan, tools);
+    const packages = plan.packages.filter((p) => !ctx.plan.packages.includes(p));
+    const command = `apt-get install -y --no-install-recommends ${packages.join(' ')}`;
+    if (packages.length > 0) {
+      const result = await ctx.sandbox.installPackages(packages, {
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+      if (result.exitCode !== 0)
+        return {
+          applied: false,
+          description: `installing Debian's packaging tools failed: ${result.stderr.trim().split('\n').at(-1)}`,
+          commands: [command],
+        };
+    }
+    const left = patch.leftOut.length
+      ? `; left out of it: ${patch.leftOut.map((l) => `debian/${l.path} (${l.reason})`).join(', ')}`
+      : '';
+    return {
+      applied: true,
+      description: `build with Debian's own debian/rules (build-arch, then dh_auto_test as the test step); the packaging (${patch.files.length} files, without debian/patches) goes in as ${PACKAGING_PATCH_NAME}${left}`,
+      commands: packages.length ? [command] : [],
+      plan,
+      patches: [{ name: PACKAGING_PATCH_NAME, diff: patch.diff }],
+    };
+  },
+};
