@@ -1,6 +1,7 @@
 import { packagingPatch } from '../debian/packagingPatch.ts';
 import { packagingToolDepends } from '../debian/parseBuildDepends.ts';
 import type { BuildPlan } from '../port/PortState.ts';
+import { patchFileName } from '../port/patches/sourcePatches.ts';
 import { MAX_CONTROL_BYTES, readPackagingFile } from '../sources/keepDebianPackaging.ts';
 import { withPackages } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
@@ -9,8 +10,9 @@ import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 const BUILD_PHASES = new Set(['bootstrap', 'configure', 'build']);
 export const DEBIAN_RULES_BUILD = 'debian-rules';
 
-/** The patch that adds Debian's packaging: named apart from Debian's quilt patches (`NNNN-debian-…`). */
-export const PACKAGING_PATCH_NAME = 'debian-packaging.patch';
+/** The patch that adds Debian's packaging, `NNNN-packaging-from-debian.patch`: apart from Debian's quilt patches (`NNNN-debian-…`). */
+const PACKAGING_PATCH_SUMMARY = 'packaging from debian';
+export const PACKAGING_PATCH = /^[0-9]{4,}-packaging-from-debian\.patch$/;
 
 /**
  * The plan of Debian's own build: `debian/rules build-arch` with the tests held back (they are
@@ -42,7 +44,7 @@ export function debianRulesPlan(plan: BuildPlan, tools: readonly string[]): Buil
  * A `debian:` source whose upstream build fails and whose packaging is at hand: the package is
  * built the way Debian builds it, by its own debian/rules in the sandbox (bundled parts built
  * first, code generated, switches Debian sets), before the port escalates. The packaging goes
- * into the tree as a patch (patches/), so a replay and a cached recipe build it the same way.
+ * into the tree as a patch (patches/NNNN-packaging-from-debian.patch), so a replay and a cached recipe build it the same way.
  * Last of all the repairs: an upstream build that can be mended is the better recipe.
  */
 export const debianRulesBuild: RecoveryHeuristic = {
@@ -51,7 +53,7 @@ export const debianRulesBuild: RecoveryHeuristic = {
   match(ctx) {
     if (!BUILD_PHASES.has(ctx.failure.phase) || ctx.failure.timedOut) return null;
     if (ctx.plan.buildSystem === DEBIAN_RULES_BUILD || !ctx.state.debian?.packagingDir) return null;
-    if (ctx.state.patches.some((p) => p.name === PACKAGING_PATCH_NAME)) return null;
+    if (ctx.state.patches.some((p) => PACKAGING_PATCH.test(p.name))) return null;
     return {
       key: 'debian/rules',
       reason: `the upstream ${ctx.plan.buildSystem} build failed in the ${ctx.failure.phase} phase; Debian's packaging of the source is at hand`,
@@ -86,15 +88,16 @@ export const debianRulesBuild: RecoveryHeuristic = {
           commands: [command],
         };
     }
+    const name = patchFileName(ctx.state.patches.length, PACKAGING_PATCH_SUMMARY);
     const left = patch.leftOut.length
       ? `; left out of it: ${patch.leftOut.map((l) => `debian/${l.path} (${l.reason})`).join(', ')}`
       : '';
     return {
       applied: true,
-      description: `build with Debian's own debian/rules (build-arch, then dh_auto_test as the test step); the packaging (${patch.files.length} files, without debian/patches) goes in as ${PACKAGING_PATCH_NAME}${left}`,
+      description: `build with Debian's own debian/rules (build-arch, then dh_auto_test as the test step); the packaging (${patch.files.length} files, without debian/patches) goes in as ${name}${left}`,
       commands: packages.length ? [command] : [],
       plan,
-      patches: [{ name: PACKAGING_PATCH_NAME, diff: patch.diff }],
+      patches: [{ name, diff: patch.diff }],
     };
   },
 };
