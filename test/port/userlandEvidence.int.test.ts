@@ -10,9 +10,11 @@ import { makePortHome } from '../helpers/portHome.ts';
 import { provisionedImages } from '../sandbox/provisionedImages.ts';
 
 // A plain-Make package of the test's own, nowhere in the proof table, ported with --mode auto: it
-// builds in native-userland mode on its own evidence. Its twin differs in one line, a header
-// written by coreutils printf with 30 digits of 0.1, which x86_64 (80-bit long double) and
-// riscv64 (128-bit) print differently: that build is caught and redone in accelerated mode.
+// builds in native-userland mode on its own evidence. A twin writes a header with coreutils
+// printf's 30 digits of 0.1, which x86_64 (80-bit long double) and riscv64 (128-bit) print
+// differently: the recorder answers that call with the riscv64 printf, and the build stands. A
+// third reads bash's compiled-in host type in a call that cannot be run twice: that build is
+// refused and redone in accelerated mode.
 const MINUTES = 60_000;
 let home: string;
 let work: string;
@@ -126,18 +128,37 @@ describe.sequential('native-userland mode on per-build evidence', () => {
   );
 
   it(
-    'catches a build the fast userland really changes and redoes it in accelerated mode',
+    'answers a machine-dependent call with the riscv64 program, so the fast build stands',
     async () => {
       const dir = makeProject('evfloat', '/usr/bin/printf \'#define TENTH "%.30g"\\n\' 0.1\n');
       const result = await port(dir, 'float');
       expect(result.kind, result.message).toBe('verified');
       const state = result.state;
+      expect(state?.options).toMatchObject({ mode: 'native-userland', modeEvidence: 'per-build' });
+      expect(state?.userlandEvidence?.accepted, state?.userlandEvidence?.reason).toBe(true);
+      expect(state?.userlandEvidence?.differences).toEqual([]);
+      expect(state?.userlandEvidence?.answeredByRiscv64?.[0]).toMatch(
+        /^printf .*%\.30g.* 0\.1: differ:stdout$/,
+      );
+      const report = readFileSync(join(result.outDir, 'report.md'), 'utf8');
+      expect(report).toMatch(/mode evidence \| accepted, .*answered by riscv64 where x86_64 differs: printf/);
+    },
+    30 * MINUTES,
+  );
+
+  it(
+    'catches a build that reads the host type where no second run can check it, and redoes it in accelerated mode',
+    async () => {
+      const dir = makeProject('evhost', `bash -c 'printf "#define HOST \\"%s\\"\\n" "$HOSTTYPE"'\n`);
+      const result = await port(dir, 'host');
+      expect(result.kind, result.message).toBe('verified');
+      const state = result.state;
       expect(state?.options.mode).toBe('accelerated');
       expect(state?.options.modeReason).toMatch(
-        /evidence was refused \(printf .*%\.30g.* 0\.1 gave another result under the riscv64 program \(stdout\)\); redone in accelerated mode/,
+        /evidence was refused \(bash -c .*HOSTTYPE.* may depend on the machine and cannot be run twice\); redone in accelerated mode/,
       );
       expect(state?.userlandEvidence?.accepted).toBe(false);
-      expect(state?.userlandEvidence?.differences[0]).toMatch(/^printf .*: differ:stdout$/);
+      expect(state?.userlandEvidence?.unreplayable[0]).toMatch(/^bash -c .*HOSTTYPE/);
       const report = readFileSync(join(result.outDir, 'report.md'), 'utf8');
       expect(report).toMatch(
         /sandbox mode \| accelerated: native-userland mode on the build's own evidence was refused/,
@@ -145,7 +166,7 @@ describe.sequential('native-userland mode on per-build evidence', () => {
       expect(report).toMatch(/mode evidence \| refused/);
       // only the accelerated build is remembered
       const { entries } = await new RecipeCache(recipeCacheDir({ RVPORT_HOME: home })).list();
-      expect(entries.filter((e) => e.package === 'evfloat').map((e) => e.modeEvidence?.mode)).toEqual([
+      expect(entries.filter((e) => e.package === 'evhost').map((e) => e.modeEvidence?.mode)).toEqual([
         'accelerated',
       ]);
     },

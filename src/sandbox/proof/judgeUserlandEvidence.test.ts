@@ -69,21 +69,38 @@ describe('judgeUserlandEvidence', () => {
       skipped: 1,
       differences: [],
     });
-    expect(evidence.reason).toMatch(/all 1 machine-dependent and 1 sampled invocations of 4 agreed/);
+    expect(evidence.reason).toMatch(
+      /1 machine-dependent invocations of 4 were answered by the riscv64 programs, all 1 sampled ones agreed/,
+    );
   });
 
-  it('refuses on a difference, naming the invocation', () => {
+  it('refuses on a sampled difference, naming the invocation', () => {
     const evidence = judgeUserlandEvidence(
       LAYER,
       calls(
-        line('V2', 'sample', 'same', '0', '42', 'sed', '/build', 's/a/b/'),
-        line('V2', 'machine', 'differ:stdout', '0', '42', 'printf', '/build', '%.30g', '0.1'),
+        line('V2', 'machine', 'same', '0', '42', 'seq', '/build', '3'),
+        line('V2', 'sample', 'differ:stdout', '0', '42', 'sed', '/build', 's/a/b/'),
       ),
       NO_CENSUS,
     );
     expect(evidence.accepted).toBe(false);
-    expect(evidence.reason).toBe('printf %.30g 0.1 gave another result under the riscv64 program (stdout)');
-    expect(evidence.differences).toEqual(['printf %.30g 0.1: differ:stdout']);
+    expect(evidence.reason).toBe('sed s/a/b/ gave another result under the riscv64 program (stdout)');
+    expect(evidence.differences).toEqual(['sed s/a/b/: differ:stdout']);
+  });
+
+  it('accepts a machine-dependent difference: the build got the riscv64 answer', () => {
+    const evidence = judgeUserlandEvidence(
+      LAYER,
+      calls(
+        line('V2', 'sample', 'same', '0', '42', 'sed', '/build', 's/a/b/'),
+        line('V2', 'machine', 'differ:stdout', '0', '42', 'make', '/build', '--version'),
+      ),
+      NO_CENSUS,
+    );
+    expect(evidence.accepted, evidence.reason).toBe(true);
+    expect(evidence.differences).toEqual([]);
+    expect(evidence.answeredByRiscv64).toEqual(['make --version: differ:stdout']);
+    expect(evidence.reason).toMatch(/\(1 of them differ on x86_64\)/);
   });
 
   it.each([

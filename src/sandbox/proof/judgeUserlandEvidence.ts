@@ -16,8 +16,13 @@ export interface UserlandEvidence {
   sampled: number;
   /** Double runs that were given up (stdin held open, a terminal, no riscv64 original). */
   skipped: number;
-  /** `program args: differ:stdout`, the first few. */
+  /** Sampled invocations whose riscv64 run differed: `program args: differ:stdout`, the first few. */
   differences: string[];
+  /**
+   * Machine-dependent invocations whose x86_64 run differed from the riscv64 one, the first few:
+   * the build got the riscv64 answer (older states lack it).
+   */
+  answeredByRiscv64?: string[];
   /** Machine-dependent invocations that could not be repeated (they have effects). */
   unreplayable: string[];
   /** What the census of the build's text found (censusBuildText.ts). */
@@ -40,7 +45,8 @@ function describe(call: LoggedInvocation): string {
 
 /**
  * Whether a native-userland build stands on its own evidence: every machine-dependent invocation
- * ran under the riscv64 program too and agreed, every sampled one agreed, nothing in the build's
+ * was answered by the riscv64 program (the recorder runs it under qemu), every sampled one agreed
+ * with it, nothing in the build's
  * text reads the compiled-in host type, and the log is whole. Anything else sends the build to
  * accelerated mode, and the reason names the first thing that did.
  */
@@ -52,7 +58,10 @@ export function judgeUserlandEvidence(
   const calls = log?.invocations ?? [];
   const machine = calls.filter((c) => c.class === 'machine');
   const doubled = calls.filter((c) => c.outcome === 'same' || c.outcome.startsWith('differ:'));
-  const differing = doubled.filter((c) => c.outcome.startsWith('differ:'));
+  // a machine-dependent call was answered by the riscv64 program: its x86_64 difference is
+  // what the answer was for; a sampled call was answered by the x86_64 one, which had to agree
+  const differing = doubled.filter((c) => c.outcome.startsWith('differ:') && c.class !== 'machine');
+  const answered = doubled.filter((c) => c.outcome.startsWith('differ:') && c.class === 'machine');
   const unreplayable = machine.filter((c) => c.outcome === 'unreplayable');
   const machineSkipped = machine.filter((c) => c.outcome.startsWith('skip:'));
   const evidence: Omit<UserlandEvidence, 'accepted' | 'reason'> = {
@@ -65,6 +74,7 @@ export function judgeUserlandEvidence(
     sampled: doubled.filter((c) => c.class === 'sample').length,
     skipped: calls.filter((c) => c.outcome.startsWith('skip:')).length,
     differences: differing.slice(0, KEPT).map((c) => `${describe(c)}: ${c.outcome}`),
+    answeredByRiscv64: answered.slice(0, KEPT).map((c) => `${describe(c)}: ${c.outcome}`),
     unreplayable: unreplayable.slice(0, KEPT).map(describe),
     census: census.hits.slice(0, KEPT),
     malformed: log?.malformed ?? 0,
@@ -90,6 +100,6 @@ export function judgeUserlandEvidence(
   return {
     ...evidence,
     accepted: true,
-    reason: `all ${evidence.machineChecked} machine-dependent and ${evidence.sampled} sampled invocations of ${calls.length} agreed with the riscv64 programs, and the build's text reads no compiled-in host type`,
+    reason: `${evidence.machineChecked} machine-dependent invocations of ${calls.length} were answered by the riscv64 programs${answered.length ? ` (${answered.length} of them differ on x86_64)` : ''}, all ${evidence.sampled} sampled ones agreed with them, and the build's text reads no compiled-in host type`,
   };
 }

@@ -59,12 +59,14 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('the recorder', () => {
-  it('runs machine-dependent filters under both programs, gives the native result and logs the difference', async () => {
+  it('runs machine-dependent filters under both programs, gives the riscv64 result and logs the difference', async () => {
     await setRules(0);
     await writeFile(log(), '');
-    expect(call('printf', ['%.30g', '0.1']).stdout).toBe(
-      execFileSync('/usr/bin/printf', ['%.30g', '0.1'], { encoding: 'utf8' }),
+    // the test's riscv64 original prints the IEEE quad digits; x86_64 printf prints the x87 ones
+    expect(execFileSync('/usr/bin/printf', ['%.30g', '0.1'], { encoding: 'utf8' })).not.toBe(
+      '0.1000000000000000000000000000',
     );
+    expect(call('printf', ['%.30g', '0.1']).stdout).toBe('0.1000000000000000000000000000');
     expect(call('printf', ['%s-%s', 'a', 'b']).stdout).toBe('a-b');
     expect(call('seq', ['2']).stdout).toBe('1\n2\n');
     const sorted = call('sort', ['-g'], '10\n9\n');
