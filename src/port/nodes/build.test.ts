@@ -169,6 +169,41 @@ describe('build node repairs', () => {
   });
 });
 
+describe('build node and a repair that adds a patch', () => {
+  it('applies the patch to the fresh copy the repaired plan runs on, and keeps it in the state', async () => {
+    let makes = 0;
+    const sandbox: FakeSandbox = new FakeSandbox((c) => {
+      if (c !== 'make') return { exitCode: 0 };
+      makes++;
+      return makes === 1 ? { exitCode: 2, stderr: 'make: *** No rule to make target' } : { exitCode: 0 };
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-build-src-'));
+    writeFileSync(join(dir, 'configure'), '#!/bin/sh\n');
+    const added = '--- /dev/null\n+++ b/debian/rules\n@@ -0,0 +1 @@\n+build-arch:\n';
+    const diff = `diff --git a/debian/rules b/debian/rules\nnew file mode 100755\n${added}`;
+    const repair: RecoveryHeuristic = {
+      name: 'test-repair',
+      description: 'adds a file',
+      match: (ctx) => (/No rule/.test(ctx.failure.output) ? { key: 'x', reason: 'no rule' } : null),
+      apply: async () => ({
+        applied: true,
+        description: 'add debian/rules',
+        commands: [],
+        patches: [{ name: '0001-packaging-from-debian.patch', diff }],
+      }),
+    };
+    const state = portState({
+      source: { spec: dir, name: 'demo', dir },
+      plan: before,
+      buildStatus: 'BUILDING',
+    });
+    const update = await runPortNode(buildNode, state, fakePortServices(sandbox, { heuristics: [repair] }));
+    expect(update.buildStatus).toBe('SUCCESS');
+    expect(readFileSync(join(sandbox.workspace, 'src', 'debian', 'rules'), 'utf8')).toBe('build-arch:\n');
+    expect(update.patches?.map((p) => p.name)).toEqual(['0001-packaging-from-debian.patch']);
+  });
+});
+
 describe('build node and a dependency configure names in its own words', () => {
   it('installs the optional dependency the analysis had resolved, then builds', async () => {
     // hesiod 3.2.1's configure without libidn (real output)
