@@ -3,11 +3,10 @@ import { packagingToolDepends } from '../debian/parseBuildDepends.ts';
 import type { BuildPlan } from '../port/PortState.ts';
 import { patchFileName } from '../port/patches/sourcePatches.ts';
 import { MAX_CONTROL_BYTES, readPackagingFile } from '../sources/keepDebianPackaging.ts';
+import { BUILD_PHASES } from './otherBuildSystem.ts';
 import { withPackages } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
-/** Phases whose failure Debian's own build of the package may get past. */
-const BUILD_PHASES = new Set(['bootstrap', 'configure', 'build']);
 export const DEBIAN_RULES_BUILD = 'debian-rules';
 
 /** The patch that adds Debian's packaging, `NNNN-packaging-from-debian.patch`: apart from Debian's quilt patches (`NNNN-debian-…`). */

@@ -3,8 +3,8 @@ import { scriptedOf } from '../port/nodes/scriptedAnalysis.ts';
 import { planPhases } from '../port/planFromAnalysis.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
-/** Phases whose failure another build system of the tree may not share. */
-const BUILD_PHASES = new Set(['bootstrap', 'configure', 'build']);
+/** Phases whose failure another build system of the tree, or Debian's own build, may not share. */
+export const BUILD_PHASES = new Set(['bootstrap', 'configure', 'build']);
 /** Below this the analysis was guessing; such a candidate is not worth an attempt. */
 const MIN_CONFIDENCE = 0.5;
 
