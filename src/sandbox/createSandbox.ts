@@ -6,6 +6,7 @@ import { findImages } from './findImages.ts';
 import { DEFAULT_SUITE } from './imageRecipes.ts';
 import type { ImageRecord } from './imageStore.ts';
 import { limitsFromEnvironment, type SandboxLimitOverrides } from './limits/SandboxLimits.ts';
+import { ensureAptLayer } from './packages/aptLayer.ts';
 import { ensureEvidenceLayer } from './proof/evidenceLayer.ts';
 import type { SandboxMode } from './Sandbox.ts';
 import { sandboxPaths } from './sandboxPaths.ts';
@@ -78,10 +79,15 @@ async function createLocalSandbox(options: CreateSandboxOptions): Promise<Chroot
     );
   if (mode === 'emulated') {
     await adopt([images.rootfs]);
-    return createInstance(paths, {
+    const stack = {
       mode,
       lowerKeys: [images.rootfs.key],
       ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
+    };
+    const apt = await ensureAptLayer(paths, stack, ids);
+    return createInstance(paths, {
+      ...stack,
+      lowerKeys: [apt.key, ...stack.lowerKeys],
       ...(options.env ? { env: options.env } : {}),
       ...(Object.keys(limits).length > 0 ? { limits } : {}),
       keep: options.keep ?? false,
@@ -99,15 +105,20 @@ async function createLocalSandbox(options: CreateSandboxOptions): Promise<Chroot
     throw new SandboxError('image-missing', `the ${name} images for ${suite} are not provisioned`, setupHint);
   }
   await adopt([images.rootfs, layer, tools]);
+  const stack = {
+    mode,
+    lowerKeys: [layer.key, images.rootfs.key],
+    ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
+    toolsKey: tools.key,
+  };
+  const apt = await ensureAptLayer(paths, stack, ids);
   const evidence =
     mode === 'native-userland' && options.evidence
       ? await ensureEvidenceLayer(paths, layer, ids, options.evidence.samplePerMille)
       : undefined;
   return createInstance(paths, {
-    mode,
-    lowerKeys: [...(evidence ? [evidence.key] : []), layer.key, images.rootfs.key],
-    ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
-    toolsKey: tools.key,
+    ...stack,
+    lowerKeys: [apt.key, ...(evidence ? [evidence.key] : []), ...stack.lowerKeys],
     ...(options.env ? { env: options.env } : {}),
     ...(Object.keys(limits).length > 0 ? { limits } : {}),
     keep: options.keep ?? false,

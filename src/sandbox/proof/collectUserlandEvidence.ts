@@ -8,7 +8,7 @@ import { EVIDENCE_LOG, EVIDENCE_RECORD, type EvidenceLayer } from './evidenceLay
 import { judgeUserlandEvidence, type UserlandEvidence } from './judgeUserlandEvidence.ts';
 import { readInvocationLog } from './readInvocationLog.ts';
 
-/** The evidence layer an instance was made with, if any (its topmost layer). */
+/** The evidence layer an instance was made with, if any. */
 export async function instanceEvidenceLayer(
   box: ChrootSandbox,
   home?: string,
@@ -16,10 +16,10 @@ export async function instanceEvidenceLayer(
   const record = JSON.parse(
     await readFile(join(dirname(box.workspace), INSTANCE_RECORD), 'utf8'),
   ) as InstanceRecord;
-  const top = record.lowerKeys[0];
-  if (!top?.startsWith('evidence-')) return undefined;
+  const key = record.lowerKeys.find((k) => k.startsWith('evidence-'));
+  if (!key) return undefined;
   return JSON.parse(
-    await readFile(join(sandboxPaths(home).image(top), EVIDENCE_RECORD), 'utf8'),
+    await readFile(join(sandboxPaths(home).image(key), EVIDENCE_RECORD), 'utf8'),
   ) as EvidenceLayer;
 }
 

@@ -1,0 +1,146 @@
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChrootSandbox } from '../../src/sandbox/chroot/ChrootSandbox.ts';
+import { createInstance } from '../../src/sandbox/chroot/instanceStore.ts';
+import { createSandbox } from '../../src/sandbox/createSandbox.ts';
+import { findImages } from '../../src/sandbox/findImages.ts';
+import {
+  APT_LAYER_RECORD,
+  type AptLayer,
+  aptLayerKey,
+  ensureAptLayer,
+  NO_PRECONFIGURE_CONF,
+} from '../../src/sandbox/packages/aptLayer.ts';
+import { sandboxPaths } from '../../src/sandbox/sandboxPaths.ts';
+import { readSubordinateIds } from '../../src/sandbox/userns/subordinateIds.ts';
+import { giveToSandboxRoot } from '../../src/sandbox/userns/treeOwner.ts';
+import { PROVISION_TIMEOUT_MS, provisionedImages } from './provisionedImages.ts';
+
+const paths = sandboxPaths();
+let box: ChrootSandbox;
+
+beforeAll(async () => {
+  await provisionedImages();
+  box = await createSandbox({ mode: 'accelerated' });
+}, PROVISION_TIMEOUT_MS);
+
+afterAll(async () => {
+  await box?.destroy();
+});
+
+const instanceRecord = async (b: ChrootSandbox) =>
+  JSON.parse(await readFile(join(paths.instance(b.id), 'instance.json'), 'utf8')) as { lowerKeys: string[] };
+
+describe('the apt layer', () => {
+  it(
+    'gives every instance caches that apt takes as valid, and no preconfigure pass',
+    async () => {
+      const { lowerKeys } = await instanceRecord(box);
+      expect(lowerKeys[0]).toMatch(/^apt-[0-9a-f]{16}$/);
+      const layer = JSON.parse(
+        await readFile(join(paths.image(lowerKeys[0] ?? ''), APT_LAYER_RECORD), 'utf8'),
+      ) as AptLayer;
+      expect(layer.cachesMissing).toBeUndefined();
+      expect(layer.lowerKeys).toEqual(lowerKeys.slice(1));
+      const check = await box.run(['apt-get', '-o', 'Debug::pkgCacheGen=1', 'check'], { timeoutMs: 300_000 });
+      expect(check.exitCode, check.stderr).toBe(0);
+      expect(`${check.stdout}${check.stderr}`).toContain(
+        'pkgcache.bin is valid - no need to build any cache',
+      );
+      const config = await box.run(['apt-config', 'dump'], { timeoutMs: 120_000 });
+      expect(config.stdout).not.toContain('dpkg-preconfigure');
+      // an install still works over it, and apt then remakes the caches for the new status
+      const installed = await box.installPackages(['libidn12'], { timeoutMs: 15 * 60_000 });
+      expect(installed.exitCode, installed.stderr.slice(-2000)).toBe(0);
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's format
+      const listed = await box.run(['dpkg-query', '-W', '-f', '${Status}', 'libidn12'], {
+        timeoutMs: 120_000,
+      });
+      expect(listed.stdout).toBe('install ok installed');
+    },
+    20 * 60_000,
+  );
+
+  it(
+    'is made once per stack: a second instance reuses it without running apt',
+    async () => {
+      const { lowerKeys } = await instanceRecord(box);
+      const before = await readdir(paths.instances);
+      const second = await createSandbox({ mode: 'accelerated' });
+      try {
+        expect((await instanceRecord(second)).lowerKeys).toEqual(lowerKeys);
+        // of this process's instances only the new one appeared: no throwaway instance ran apt
+        // (other processes' instances may come and go meanwhile)
+        const ours: string[] = [];
+        for (const name of (await readdir(paths.instances)).filter((n) => !before.includes(n))) {
+          const record = await readFile(join(paths.instance(name), 'instance.json'), 'utf8').catch(
+            () => '{}',
+          );
+          if ((JSON.parse(record) as { ownerPid?: number }).ownerPid === process.pid) ours.push(name);
+        }
+        expect(ours).toEqual([second.id]);
+      } finally {
+        await second.destroy();
+      }
+    },
+    5 * 60_000,
+  );
+
+  it(
+    'records why it has no caches when apt cannot make them, and instances still work',
+    async () => {
+      const images = await findImages();
+      const rootfs = images.rootfs;
+      if (!rootfs) throw new Error('no rootfs');
+      // a layer of our own whose apt-cache fails, over the real rootfs
+      const brokenKey = `test-broken-apt-${process.pid}`;
+      const tree = join(paths.image(brokenKey), 'tree');
+      await mkdir(join(tree, 'usr/local/bin'), { recursive: true });
+      await writeFile(join(tree, 'usr/local/bin/apt-cache'), '#!/bin/sh\necho broken >&2\nexit 3\n');
+      await chmod(join(tree, 'usr/local/bin/apt-cache'), 0o755);
+      await giveToSandboxRoot(readSubordinateIds(), [tree]);
+      const stack = { mode: 'emulated' as const, lowerKeys: [brokenKey, rootfs.key] };
+      try {
+        const layer = await ensureAptLayer(paths, stack, readSubordinateIds());
+        expect(layer.key).toBe(aptLayerKey(stack));
+        expect(layer.cachesMissing).toMatch(/apt-cache gencaches exited 3: broken/);
+        const files = await readdir(join(paths.image(layer.key), 'tree/var/cache/apt'));
+        expect(files.filter((f) => f.endsWith('.bin'))).toEqual([]);
+        const instance = await createInstance(paths, {
+          ...stack,
+          lowerKeys: [layer.key, ...stack.lowerKeys],
+          keep: false,
+        });
+        try {
+          const conf = await instance.run(['cat', NO_PRECONFIGURE_CONF], { timeoutMs: 120_000 });
+          expect(conf.stdout).toContain('#clear DPkg::Pre-Install-Pkgs;');
+        } finally {
+          await instance.destroy();
+        }
+      } finally {
+        await rm(paths.image(brokenKey), { recursive: true, force: true });
+        await rm(paths.image(aptLayerKey(stack)), { recursive: true, force: true });
+      }
+    },
+    10 * 60_000,
+  );
+});
+
+describe('aptLayerKey', () => {
+  it('names the whole stack', () => {
+    const a = aptLayerKey({ mode: 'accelerated', lowerKeys: ['accel-1', 'rootfs-1'], toolsKey: 'tools-1' });
+    expect(a).toBe(
+      aptLayerKey({ mode: 'accelerated', lowerKeys: ['accel-1', 'rootfs-1'], toolsKey: 'tools-1' }),
+    );
+    expect(a).not.toBe(
+      aptLayerKey({ mode: 'accelerated', lowerKeys: ['accel-2', 'rootfs-1'], toolsKey: 'tools-1' }),
+    );
+    expect(a).not.toBe(
+      aptLayerKey({ mode: 'accelerated', lowerKeys: ['accel-1', 'rootfs-1'], toolsKey: 'tools-2' }),
+    );
+    expect(a).not.toBe(
+      aptLayerKey({ mode: 'native-userland', lowerKeys: ['accel-1', 'rootfs-1'], toolsKey: 'tools-1' }),
+    );
+  });
+});
