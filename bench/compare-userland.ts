@@ -13,6 +13,7 @@
 //   npx tsx bench/compare-userland.ts [--no-emulated] [--record] [--auto] [--x86] [--out DIR] [NAME|DIR…]
 //   npx tsx bench/compare-userland.ts --table OUT/results.jsonl…   (the table of finished results)
 // Needs root and `rvport sandbox setup` (the default mode provisions all images).
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -121,8 +122,19 @@ log(`results in ${resultsFile}`);
 const rows: NativeUserlandProofRun[] = existsSync(resultsFile) ? readResults(resultsFile) : [];
 const ran = (name: string, mode: ProofMode) =>
   rows.some((row) => row.name === basename(name) && row.runs.some((run) => run.mode === mode));
+// the commit that measured each row: a resumed run may span several
+const code = (() => {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: import.meta.dirname,
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    return undefined;
+  }
+})();
 const record = (row: NativeUserlandProofRun) => {
-  appendFileSync(resultsFile, `${JSON.stringify(row)}\n`);
+  appendFileSync(resultsFile, `${JSON.stringify(code ? { ...row, code } : row)}\n`);
   rows.push(row);
 };
 if (rows.length) log(`resuming from ${rows.length} finished rows`);
