@@ -6,6 +6,7 @@
 // the verdict; the build trees of accelerated mode and of each evidence run are compared with
 // compareBuildTrees (the referee's comparison, on the raw build rather than a whole port).
 // Usage: nice -n 5 npx tsx bench/userland-evidence.ts [--samples 0,20] [--jobs 2] DIR…
+//        nice -n 5 npx tsx bench/userland-evidence.ts --rounds 4 [--samples 20] DIR…  (the cost alone)
 // Needs root and the provisioned accelerated and native-userland images.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,6 +28,10 @@ const { values, positionals } = parseArgs({
     // only native-userland with and without evidence (twice without, for the noise), compared
     // with the native-userland tree: what the evidence costs, and that the recorder changes nothing
     'no-reference': { type: 'boolean', default: false },
+    // the cost alone, against the noise of a shared machine: N rounds of one plain native-userland
+    // build and one with evidence at the first sample rate, back to back, their order alternating
+    // (ABBA), each round's overhead taken against its own plain build
+    rounds: { type: 'string' },
   },
 });
 const samples = values.samples.split(',').map(Number);
@@ -92,6 +97,47 @@ async function sandboxBuild(box: ChrootSandbox, dir: string): Promise<Timing> {
   });
   if (make.exitCode !== 0) throw new Error(`${basename(dir)}: make failed in ${box.mode}`);
   return { configure: configureSeconds, make: seconds(t) };
+}
+
+async function timedBuild(dir: string, samplePerMille?: number) {
+  const box = await createSandbox({
+    mode: 'native-userland',
+    ...(samplePerMille !== undefined ? { evidence: { samplePerMille } } : {}),
+  });
+  try {
+    const t = await sandboxBuild(box, dir);
+    const evidence = samplePerMille !== undefined ? await collectUserlandEvidence(box) : undefined;
+    return { seconds: t.configure + t.make + (evidence?.evidenceSeconds ?? 0), evidence };
+  } finally {
+    await box.destroy().catch(() => {});
+  }
+}
+
+if (values.rounds) {
+  const rate = samples[0] ?? 20;
+  console.log(`| package | round | plain native-userland | with evidence ${rate}‰ | overhead | evidence |`);
+  console.log('|---|---|---|---|---|---|');
+  for (const dir of positionals) {
+    const overheads: number[] = [];
+    for (let round = 1; round <= Number(values.rounds); round++) {
+      const first = round % 2 === 1 ? 'plain' : 'evidence';
+      const a = first === 'plain' ? await timedBuild(dir) : await timedBuild(dir, rate);
+      const b = first === 'plain' ? await timedBuild(dir, rate) : await timedBuild(dir);
+      const [plain, ev] = first === 'plain' ? [a, b] : [b, a];
+      const overhead = Math.round((ev.seconds / plain.seconds - 1) * 1000) / 10;
+      overheads.push(overhead);
+      const e = ev.evidence;
+      const verdict = e
+        ? `${e.accepted ? 'accepted' : 'refused'}, ${e.invocations} calls, ${e.machine} machine-dependent, ${e.sampled} sampled, read in ${e.evidenceSeconds} s`
+        : '-';
+      console.log(
+        `| ${basename(dir)} | ${round} (${first} first) | ${plain.seconds.toFixed(1)} s | ${ev.seconds.toFixed(1)} s | ${overhead >= 0 ? '+' : ''}${overhead} % | ${verdict} |`,
+      );
+    }
+    const sorted = [...overheads].sort((x, y) => x - y);
+    console.log(`| ${basename(dir)} | median | | | ${sorted[Math.floor(sorted.length / 2)]} % | |`);
+  }
+  process.exit(0);
 }
 
 const rows: string[] = [];
