@@ -1,3 +1,4 @@
+import { installForRepair } from './installForRepair.ts';
 import { withPackages } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
@@ -28,14 +29,10 @@ export const autoconfMacroPackage: RecoveryHeuristic = {
   },
   async apply(ctx, match) {
     const pkg = match.key;
-    const command = `apt-get install -y --no-install-recommends ${pkg}`;
     if (ctx.plan.packages.includes(pkg))
       return { applied: false, description: `${pkg} is already installed`, commands: [] };
-    const result = await ctx.sandbox.installPackages([pkg], {
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    if (result.exitCode !== 0)
-      return { applied: false, description: `installing ${pkg} failed`, commands: [command] };
+    const { command, failed } = await installForRepair(ctx, [pkg], `installing ${pkg} failed`);
+    if (failed) return failed;
     return {
       applied: true,
       description: `installed ${pkg} for its autoconf macros`,

@@ -3,6 +3,7 @@ import { packagingToolDepends } from '../debian/parseBuildDepends.ts';
 import type { BuildPlan } from '../port/PortState.ts';
 import { patchFileName } from '../port/patches/sourcePatches.ts';
 import { MAX_CONTROL_BYTES, readPackagingFile } from '../sources/keepDebianPackaging.ts';
+import { installForRepair } from './installForRepair.ts';
 import { BUILD_PHASES } from './otherBuildSystem.ts';
 import { withPackages } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
@@ -75,18 +76,10 @@ export const debianRulesBuild: RecoveryHeuristic = {
       return { applied: false, description: 'the packaging has no usable debian/rules', commands: [] };
     const plan = debianRulesPlan(ctx.plan, tools);
     const packages = plan.packages.filter((p) => !ctx.plan.packages.includes(p));
-    const command = `apt-get install -y --no-install-recommends ${packages.join(' ')}`;
-    if (packages.length > 0) {
-      const result = await ctx.sandbox.installPackages(packages, {
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-      });
-      if (result.exitCode !== 0)
-        return {
-          applied: false,
-          description: `installing Debian's packaging tools failed: ${result.stderr.trim().split('\n').at(-1)}`,
-          commands: [command],
-        };
-    }
+    const installed = packages.length
+      ? await installForRepair(ctx, packages, "installing Debian's packaging tools failed")
+      : undefined;
+    if (installed?.failed) return installed.failed;
     const name = patchFileName(ctx.state.patches.length, PACKAGING_PATCH_SUMMARY);
     const left = patch.leftOut.length
       ? `; left out of it: ${patch.leftOut.map((l) => `debian/${l.path} (${l.reason})`).join(', ')}`
@@ -94,7 +87,7 @@ export const debianRulesBuild: RecoveryHeuristic = {
     return {
       applied: true,
       description: `build with Debian's own debian/rules (build-arch, then dh_auto_test as the test step); the packaging (${patch.files.length} files, without debian/patches) goes in as ${name}${left}`,
-      commands: packages.length ? [command] : [],
+      commands: installed ? [installed.command] : [],
       plan,
       patches: [{ name, diff: patch.diff }],
     };

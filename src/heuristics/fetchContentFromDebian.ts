@@ -1,4 +1,5 @@
 import { DOWNLOAD_FAILED } from './disableDownloadingOption.ts';
+import { installForRepair } from './installForRepair.ts';
 import { installNamedDependency, packageFor } from './installNamedDependency.ts';
 import { mapCommands, withPackages } from './planEdits.ts';
 import type { HeuristicMatch, HeuristicOutcome, RecoveryHeuristic } from './RecoveryHeuristic.ts';
@@ -67,14 +68,12 @@ export const fetchContentFromDebian: RecoveryHeuristic = {
     const [how, name, pkg, dir] = match.key.split(' ') as [string, string, string?, string?];
     if (how === 'source' && pkg && dir) {
       const flags = `-DFETCHCONTENT_SOURCE_DIR_${name.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}=${dir}`;
-      const command = `apt-get install -y --no-install-recommends ${pkg}`;
-      const result = await ctx.sandbox.installPackages([pkg], ctx.signal ? { signal: ctx.signal } : {});
-      if (result.exitCode !== 0)
-        return {
-          applied: false,
-          description: `installing ${pkg} failed (${match.reason})`,
-          commands: [command],
-        };
+      const { command, failed } = await installForRepair(
+        ctx,
+        [pkg],
+        `installing ${pkg} failed (${match.reason})`,
+      );
+      if (failed) return failed;
       return withCmakeFlags(
         {
           applied: true,

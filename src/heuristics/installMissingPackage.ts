@@ -1,3 +1,4 @@
+import { installForRepair } from './installForRepair.ts';
 import { withPackages } from './planEdits.ts';
 import type {
   HeuristicContext,
@@ -82,17 +83,12 @@ export const installMissingPackage: RecoveryHeuristic = {
         ? await searchInstalledPackage(ctx, found, kind, name)
         : { applied: false, description: `no Debian package provides the ${kind} ${name}`, commands: [] };
     const packages = [...(pkg ? [pkg] : []), ...others.map((o) => o.pkg)];
-    const command = `apt-get install -y --no-install-recommends ${packages.join(' ')}`;
-    const result = await ctx.sandbox.installPackages(packages, {
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    if (result.exitCode !== 0) {
-      return {
-        applied: false,
-        description: `installing ${packages.join(', ')} failed: ${result.stderr.trim().split('\n').at(-1)}`,
-        commands: [command],
-      };
-    }
+    const { command, failed } = await installForRepair(
+      ctx,
+      packages,
+      `installing ${packages.join(', ')} failed`,
+    );
+    if (failed) return failed;
     const plan = withPackages(ctx.plan, packages);
     const also = others.map((o) => `${o.pkg} (provides the command ${o.name})`);
     if (!pkg)

@@ -1,5 +1,6 @@
 import type { DependencyKind } from '../analysis/dependencies/Dependency.ts';
 import { scriptedOf } from '../port/nodes/scriptedAnalysis.ts';
+import { installForRepair } from './installForRepair.ts';
 import { withPackages } from './planEdits.ts';
 import type { HeuristicContext, HeuristicOutcome, PackageKind } from './RecoveryHeuristic.ts';
 
@@ -87,15 +88,8 @@ export async function installNamedDependency(
       already.push(pkg);
       continue;
     }
-    const command = `apt-get install -y --no-install-recommends ${pkg}`;
-    const result = await ctx.sandbox.installPackages([pkg], ctx.signal ? { signal: ctx.signal } : {});
-    if (result.exitCode !== 0) {
-      return {
-        applied: false,
-        description: `installing ${pkg} failed: ${result.stderr.trim().split('\n').at(-1)}`,
-        commands: [command],
-      };
-    }
+    const { command, failed } = await installForRepair(ctx, [pkg], `installing ${pkg} failed`);
+    if (failed) return failed;
     return {
       applied: true,
       description: `installed ${pkg} (provides the ${w.kind === 'word' ? 'dependency' : w.kind} ${w.name} that ${what})`,
