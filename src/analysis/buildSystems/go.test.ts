@@ -88,13 +88,13 @@ describe('go detector', () => {
       expect(
         (await run('', 'github.com/fsnotify/fsnotify\ngithub.com/fsnotify/fsnotify/cmd/fsnotify\n')).slice(3),
       ).toEqual([
-        'go test -c -o build/test/github.com_fsnotify_fsnotify.test github.com/fsnotify/fsnotify',
-        'go test -c -o build/test/github.com_fsnotify_fsnotify_cmd_fsnotify.test github.com/fsnotify/fsnotify/cmd/fsnotify',
+        'go test -vet=off -c -o build/test/github.com_fsnotify_fsnotify.test github.com/fsnotify/fsnotify',
+        'go test -vet=off -c -o build/test/github.com_fsnotify_fsnotify_cmd_fsnotify.test github.com/fsnotify/fsnotify/cmd/fsnotify',
       ]);
       // only the packages with tests are given: fsnotify's cmd/fsnotify has none, and go counts
       // every package it is given against the folder
       expect((await run('', 'example.com/m/a\nexample.com/m/b\n')).slice(3)).toEqual([
-        'go test -c -o build/test/ example.com/m/a example.com/m/b',
+        'go test -vet=off -c -o build/test/ example.com/m/a example.com/m/b',
       ]);
       expect((await run('example.com/m/cmd/a\nexample.com/m/cmd/b\n'))[2]).toBe(
         'go build -o build/bin/ example.com/m/cmd/a example.com/m/cmd/b',
