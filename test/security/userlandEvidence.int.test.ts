@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChrootSandbox } from '../../src/sandbox/chroot/ChrootSandbox.ts';
 import { createSandbox } from '../../src/sandbox/createSandbox.ts';
-import { collectUserlandEvidence } from '../../src/sandbox/proof/collectUserlandEvidence.ts';
+import {
+  collectUserlandEvidence,
+  instanceEvidenceLayer,
+} from '../../src/sandbox/proof/collectUserlandEvidence.ts';
 import { PROVISION_TIMEOUT_MS, provisionedImages } from '../sandbox/provisionedImages.ts';
 
 // The evidence of a native-userland build is written inside the sandbox, by the build's own
@@ -30,14 +33,19 @@ describe('per-build evidence against a hostile build', () => {
       [
         '/native/usr/bin/sh',
         '-c',
-        'stat -c %h /usr/bin/sed; head -n 1 /usr/bin/autoconf; cmp /usr/bin/sed /usr/bin/grep && echo one',
+        'stat -c %h /usr/bin/sed; head -n 1 /usr/bin/autoconf; cmp /usr/bin/sed /usr/bin/grep && echo one; readlink /usr/bin/rm',
       ],
       { timeoutMs: 60_000 },
     );
-    const [links, shebang, same] = result.stdout.trim().split('\n');
-    expect(Number(links)).toBeGreaterThan(100);
+    const [links, shebang, same, rm] = result.stdout.trim().split('\n');
+    // one hard link per swapped program the rules name, and the recorder's own
+    const layer = await instanceEvidenceLayer(box);
+    expect(layer?.recorded).toBeGreaterThan(50);
+    expect(Number(links)).toBe((layer?.recorded ?? 0) + 1);
     expect(shebang).toBe('#! /native/usr/bin/perl');
     expect(same).toBe('one');
+    // a program without a rule is never checked, so it runs without the recorder's extra exec
+    expect(rm).toBe('/native/usr/bin/rm');
   }, 300_000);
 
   it('refuses a log with lines the recorder did not write, and follows no planted link', async () => {
@@ -68,9 +76,13 @@ describe('per-build evidence against a hostile build', () => {
   }, 300_000);
 
   it('refuses a build that removed the log', async () => {
-    const result = await box.run(['sh', '-c', 'rm -f /var/lib/rvport-evidence/calls.log'], {
-      timeoutMs: 60_000,
-    });
+    // then a recorded call, which begins a log of its own
+    const result = await box.run(
+      ['sh', '-c', 'rm -f /var/lib/rvport-evidence/calls.log && echo x | sed s/x/y/'],
+      {
+        timeoutMs: 60_000,
+      },
+    );
     expect(result.exitCode).toBe(0);
     const evidence = await collectUserlandEvidence(box);
     expect(evidence.accepted).toBe(false);

@@ -182,7 +182,7 @@ describe('renderReport: the mode evidence', () => {
     const state = portState({ userlandEvidence: { ...evidence, accepted: true, reason: 'all agreed' } });
     state.options = { ...state.options, mode: 'native-userland', modeEvidence: 'per-build' };
     expect(renderReport(state)).toMatch(
-      /mode evidence \| accepted, the build's own \(2400 calls of the swapped programs, 3 of 3 machine-dependent ones answered by riscv64, 48 sampled ones run under riscv64 too, read in 1\.5 s\): all agreed/,
+      /mode evidence \| accepted, the build's own \(2400 calls of the swapped programs the rules name, 3 of 3 machine-dependent ones answered by riscv64, 48 sampled ones run under riscv64 too, read in 1\.5 s\): all agreed/,
     );
   });
 

@@ -184,7 +184,7 @@ function modeEvidenceLine(state: PortState): string {
     const answered = e.answeredByRiscv64?.length
       ? `; answered by riscv64 where x86_64 differs: ${e.answeredByRiscv64.join(', ').replace(/\|/g, '\\|')}`
       : '';
-    const counts = `${e.invocations} calls of the swapped programs, ${e.machineChecked} of ${e.machine} machine-dependent ones answered by riscv64, ${e.sampled} sampled ones run under riscv64 too${e.evidenceSeconds !== undefined ? `, read in ${e.evidenceSeconds} s` : ''}${answered}`;
+    const counts = `${e.invocations} calls of the swapped programs the rules name, ${e.machineChecked} of ${e.machine} machine-dependent ones answered by riscv64, ${e.sampled} sampled ones run under riscv64 too${e.evidenceSeconds !== undefined ? `, read in ${e.evidenceSeconds} s` : ''}${answered}`;
     return `${e.accepted ? 'accepted' : 'refused'}, the build's own (${counts}): ${e.reason}`;
   }
   if (state.options.modeEvidence === 'proof-table') return 'the committed proof table';

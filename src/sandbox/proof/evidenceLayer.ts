@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, link, mkdir, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SandboxError } from '../errors.ts';
@@ -10,7 +10,7 @@ import { type ImageRecord, imageTree } from '../imageStore.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../userns/treeOwner.ts';
-import { renderRules } from './invocationRules.ts';
+import { PROGRAM_RULES, renderRules } from './invocationRules.ts';
 import { EVIDENCE_LOG_START } from './readInvocationLog.ts';
 
 const run = promisify(execFile);
@@ -22,7 +22,7 @@ export const EVIDENCE_LOG_DIR = '/var/lib/rvport-evidence';
 export const EVIDENCE_LOG = `${EVIDENCE_LOG_DIR}/calls.log`;
 export const EVIDENCE_RECORD = 'evidence.json';
 /** Part of the layer's key: what the layer holds beyond the recorder and its rules. */
-const EVIDENCE_LAYER_VERSION = 3;
+const EVIDENCE_LAYER_VERSION = 4;
 
 /**
  * Invocations in a thousand run twice besides the machine-dependent ones. Measured (BENCHMARKS.md,
@@ -43,7 +43,7 @@ export interface EvidenceLayer {
 
 /**
  * The evidence layer of a native-userland layer: the recorder (compiled here, statically, for
- * x86_64), its rules, and a hard link to it at every swapped path, stacked above the native layer
+ * x86_64), its rules, and a hard link to it at every swapped path of a program the rules name, stacked above the native layer
  * at run time. The native layer itself, its key and the proof table keyed by it stay as they are.
  * Made once per native layer, recorder source and rules; the key names all three.
  */
@@ -59,12 +59,14 @@ export async function ensureEvidenceLayer(
   const dir = paths.image(key);
   const existing = await readFile(join(dir, EVIDENCE_RECORD), 'utf8').catch(() => undefined);
   if (existing) return JSON.parse(existing) as EvidenceLayer;
-  // only the programs the native layer links to their x86_64 twins; the autoconf and automake
-  // scripts it rewrote to run on the x86_64 perl stay as they are
+  // only the programs the native layer links to their x86_64 twins (the autoconf and automake
+  // scripts it rewrote to run on the x86_64 perl stay as they are), and of those only the ones the
+  // rules know: a program without a rule (rm, mv, mkdir, dash, …) is never machine-dependent and
+  // never run twice, so the recorder could only log it, at the price of one more exec per call
   const nativeTree = imageTree(paths, native.key);
   const swapped: string[] = [];
   for (const path of native.swapped ?? []) {
-    if (!/^\/[\w./+[-]+$/.test(path)) continue;
+    if (!/^\/[\w./+[-]+$/.test(path) || !Object.hasOwn(PROGRAM_RULES, basename(path))) continue;
     const target = await readlink(join(nativeTree, path)).catch(() => undefined);
     if (target === `/native${path}`) swapped.push(path);
   }
