@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canBuildRecorder } from './evidenceLayer.ts';
+import { canBuildRecorder, recorderCompiler } from './evidenceLayer.ts';
 
 describe('canBuildRecorder', () => {
-  it('needs a gcc on PATH', () => {
+  it('needs a gcc or a musl-gcc on PATH', () => {
     expect(canBuildRecorder({ PATH: '' })).toBe(false);
     expect(canBuildRecorder({ PATH: mkdtempSync(join(tmpdir(), 'rvport-nogcc-')) })).toBe(false);
     // this host (and CI) has gcc and libc6-dev: the recorder tests compile it
@@ -13,5 +13,21 @@ describe('canBuildRecorder', () => {
     const own = mkdtempSync(join(tmpdir(), 'rvport-gcc-'));
     writeFileSync(join(own, 'gcc'), '');
     expect(canBuildRecorder({ PATH: own })).toBe(true);
+    const musl = mkdtempSync(join(tmpdir(), 'rvport-musl-'));
+    writeFileSync(join(musl, 'musl-gcc'), '');
+    expect(canBuildRecorder({ PATH: musl })).toBe(true);
+  });
+});
+
+describe('recorderCompiler', () => {
+  it("prefers musl's compiler, whose static programs start without asking the CPU its features", () => {
+    const both = mkdtempSync(join(tmpdir(), 'rvport-cc-'));
+    writeFileSync(join(both, 'gcc'), '');
+    writeFileSync(join(both, 'musl-gcc'), '');
+    expect(recorderCompiler({ PATH: both })).toBe('musl-gcc');
+    const gccOnly = mkdtempSync(join(tmpdir(), 'rvport-cc-'));
+    writeFileSync(join(gccOnly, 'gcc'), '');
+    expect(recorderCompiler({ PATH: gccOnly })).toBe('gcc');
+    expect(recorderCompiler({ PATH: '' })).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import { chmod, link, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RECORDER_SOURCE } from './evidenceLayer.ts';
+import { RECORDER_SOURCE, recorderCompiler } from './evidenceLayer.ts';
 import { classifyInvocation, isSampled, renderRules } from './invocationRules.ts';
 import { readInvocationLog } from './readInvocationLog.ts';
 
@@ -40,7 +40,8 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'rvport-recorder-'));
   rules = join(root, 'rules');
   const recorder = join(root, 'recorder');
-  execFileSync('gcc', ['-O2', '-static', '-o', recorder, RECORDER_SOURCE]);
+  // the compiler the evidence layer uses on this host (musl's where installed)
+  execFileSync(recorderCompiler() ?? 'gcc', ['-O2', '-static', '-o', recorder, RECORDER_SOURCE]);
   await mkdir(join(root, 'bin'));
   await mkdir(join(root, 'native', root, 'bin'), { recursive: true });
   for (const program of ['printf', 'sed', 'sort', 'seq', 'cp', 'bash']) {
