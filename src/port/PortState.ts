@@ -156,6 +156,8 @@ export interface DebianKnowledge {
   goImportPath?: string;
   /** The build steps debian/rules replaces or extends (`override_dh_auto_build`): its own build. */
   rulesSteps?: string[];
+  /** The Go packages debian/rules keeps out of the build (`DH_GOLANG_EXCLUDES`): a GOPATH build drops them too. */
+  goExcludes?: string[];
   /** The kept `debian/` folder on the host (data only: it is read confined, and run only in the sandbox). */
   packagingDir?: string;
 }

@@ -51,6 +51,27 @@ describe('debianGoPath', () => {
     expect(debianGoPath([], '../../etc', '.', true)).toBeNull();
   });
 
+  it('leaves out the packages debian/rules excludes, from the build and the tests, as dh-golang does', () => {
+    const phases = debianGoPath(
+      [module('github.com/fatih/color', ['golang-github-fatih-color-dev'])],
+      'ariga.io/atlas',
+      '.',
+      false,
+      ['cmd/atlas', 'internal/integration'],
+    );
+    const env =
+      'GOPATH="$HOME"/rvport-gopath:/usr/share/gocode GO111MODULE=off GOTOOLCHAIN=local GOFLAGS=-buildvcs=false';
+    const packages = `$(${env} go list ./... | grep -v -E 'cmd/atlas|internal/integration')`;
+    const [build, tests] = phases?.[1]?.commands ?? [];
+    expect(build).toContain(`${env} go build ${packages} && `);
+    expect(build).toContain(`{{.ImportPath}}{{end}}' ${packages})`);
+    expect(tests).toContain(`{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ${packages})`);
+    expect(phases?.[2]?.commands[0]).toContain(`${env} go test -vet=off ${packages}`);
+    // the whole tree only through the listing that the excludes filter
+    for (const command of [build, tests, phases?.[2]?.commands[0]])
+      expect(command?.split('./...').length).toBe(command?.split('go list ./...').length);
+  });
+
   it("quotes the tree's folder", () => {
     const phases = debianGoPath(
       [module('github.com/google/uuid', ['x'])],

@@ -1,4 +1,4 @@
-import { goBuildCommands } from '../analysis/buildSystems/go.ts';
+import { goBuildCommands, goPackages } from '../analysis/buildSystems/go.ts';
 import type { Dependency } from '../analysis/dependencies/Dependency.ts';
 import { shellQuote } from '../heuristics/planEdits.ts';
 import type { PlanPhase } from './PortState.ts';
@@ -18,7 +18,8 @@ const MODULE_PATH = /^[A-Za-z0-9][A-Za-z0-9._~-]*(\/[A-Za-z0-9._~-]+)*$/;
  * builds: the source copied into a GOPATH workspace under its module path, built in GOPATH mode
  * (`GO111MODULE=off`) with `/usr/share/gocode` (the `golang-*-dev` packages) after it, so
  * nothing is downloaded and go.sum is not consulted. The outputs are written back into the
- * build tree, where verification looks. Null when no requirement resolved to a package or the
+ * build tree, where verification looks. The packages debian/rules excludes (DH_GOLANG_EXCLUDES)
+ * are left out of the build and the tests, as dh-golang leaves them out. Null when no requirement resolved to a package or the
  * module path cannot be a folder.
  */
 export function debianGoPath(
@@ -26,6 +27,7 @@ export function debianGoPath(
   module: string | null | undefined,
   dir: string,
   withoutGoMod = false,
+  excludes: readonly string[] = [],
 ): PlanPhase[] | null {
   const resolved = dependencies.some(
     (d) => d.kind === 'go-module' && d.required && d.debianPackages.length > 0,
@@ -45,6 +47,7 @@ export function debianGoPath(
   const tree = `"$RVPORT_SRC"/${shellQuote(dir)}`;
   const env = `GOPATH=${SANDBOX_GOPATH}:${DEBIAN_GOCODE} GO111MODULE=off GOTOOLCHAIN=local GOFLAGS=-buildvcs=false`;
   const inWork = (command: string) => `cd ${work} && ${env} ${command}`;
+  const packages = goPackages((command) => `${env} ${command}`, excludes);
   return [
     {
       name: 'prepare',
@@ -52,10 +55,10 @@ export function debianGoPath(
     },
     {
       name: 'build',
-      commands: goBuildCommands((command) => `${env} ${command}`, `${tree}/build`).map(
+      commands: goBuildCommands((command) => `${env} ${command}`, `${tree}/build`, packages).map(
         (command) => `cd ${work} && ${command}`,
       ),
     },
-    { name: 'test', commands: [inWork('go test -vet=off ./...')], optional: true },
+    { name: 'test', commands: [inWork(`go test -vet=off ${packages}`)], optional: true },
   ];
 }

@@ -41,6 +41,7 @@ export async function debianKnowledge(
       problems: packaging.problems,
       ...(packaging.goImportPath ? { goImportPath: packaging.goImportPath } : {}),
       ...(packaging.rulesSteps ? { rulesSteps: packaging.rulesSteps } : {}),
+      ...(packaging.goExcludes ? { goExcludes: packaging.goExcludes } : {}),
       packagingDir: packaging.dir,
       ...(series.regenerate.length ? { regenerate: series.regenerate } : {}),
     },

@@ -106,6 +106,7 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
           String(candidate?.details.module || state.debian?.goImportPath || ''),
           base.dir,
           candidate?.details.gopath === true,
+          state.debian?.goExcludes ?? [],
         )
       : null;
   if (goPath) phases.splice(0, phases.length, ...goPath);

@@ -79,4 +79,6 @@ export interface DebianPackaging {
   goImportPath?: string;
   /** The build steps debian/rules replaces or extends (`override_dh_auto_configure`). */
   rulesSteps?: string[];
+  /** The Go packages debian/rules keeps out of the build (`DH_GOLANG_EXCLUDES`). */
+  goExcludes?: string[];
 }

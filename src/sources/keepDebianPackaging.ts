@@ -1,6 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstImportPath } from '../debian/DebianSourceIndex.ts';
+import { goExcludes } from '../debian/goExcludes.ts';
 import { parseBuildDepends } from '../debian/parseBuildDepends.ts';
 import { parseQuiltSeries, type QuiltPatch } from '../debian/parseQuiltSeries.ts';
 import { rulesBuildSteps } from '../debian/rulesBuildSteps.ts';
@@ -91,7 +92,7 @@ export async function keepDebianPackaging(
     patches = [];
   }
   const goImportPath = firstImportPath(/^XS-Go-Import-Path:[ \t]*(.+)$/im.exec(control)?.[1]);
-  const { steps: rulesSteps, problem } = keptRulesSteps(dir);
+  const { steps: rulesSteps, goExcludes: excludes, problem } = keptRulesSteps(dir);
   if (problem) problems.push(problem);
   const packaging: DebianPackaging = {
     dir,
@@ -100,6 +101,7 @@ export async function keepDebianPackaging(
     problems,
     ...(goImportPath ? { goImportPath } : {}),
     ...(rulesSteps.length ? { rulesSteps } : {}),
+    ...(excludes.length ? { goExcludes: excludes } : {}),
   };
   return { packaging, warnings: problems.map((p) => `Debian's packaging: ${p}`) };
 }
@@ -112,14 +114,18 @@ function lstatOrNull(path: string) {
   }
 }
 
-/** The build steps of the kept debian/rules: none, and why, when it cannot be read (absent: no why). */
-function keptRulesSteps(dir: string): { steps: string[]; problem?: string } {
+/**
+ * The build steps and Go excludes of the kept debian/rules: none, and why, when it cannot be read
+ * (absent: no why).
+ */
+function keptRulesSteps(dir: string): { steps: string[]; goExcludes: string[]; problem?: string } {
   try {
-    return { steps: rulesBuildSteps(readPackagingFile(dir, 'rules', MAX_CONTROL_BYTES)) };
+    const rules = readPackagingFile(dir, 'rules', MAX_CONTROL_BYTES);
+    return { steps: rulesBuildSteps(rules), goExcludes: goExcludes(rules) };
   } catch (error) {
     return reason(error) === 'missing'
-      ? { steps: [] }
-      : { steps: [], problem: `debian/rules: ${reason(error)}` };
+      ? { steps: [], goExcludes: [] }
+      : { steps: [], goExcludes: [], problem: `debian/rules: ${reason(error)}` };
   }
 }
 
@@ -136,7 +142,12 @@ export function rereadBuildDepends(packaging: DebianPackaging): DebianPackaging 
   } catch {
     return packaging;
   }
-  const { rulesSteps: _old, ...rest } = packaging;
-  const rulesSteps = keptRulesSteps(packaging.dir).steps;
-  return { ...rest, buildDepends, ...(rulesSteps.length ? { rulesSteps } : {}) };
+  const { rulesSteps: _old, goExcludes: _oldExcludes, ...rest } = packaging;
+  const { steps: rulesSteps, goExcludes: excludes } = keptRulesSteps(packaging.dir);
+  return {
+    ...rest,
+    buildDepends,
+    ...(rulesSteps.length ? { rulesSteps } : {}),
+    ...(excludes.length ? { goExcludes: excludes } : {}),
+  };
 }

@@ -12,17 +12,28 @@ import type { BuildSystemDetector, Detection } from './BuildSystemDetector.ts';
  * runs them: `go test` vets first, and a newer Go's finding in older code ("non-constant format
  * string in call to fmt.Fprintf") is neither a failed build nor a failed test.
  */
-export function goBuildCommands(go: (command: string) => string, out: string): string[] {
-  const mains = go(`go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./...`);
+export function goBuildCommands(go: (command: string) => string, out: string, packages = './...'): string[] {
+  const mains = go(`go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ${packages}`);
   return [
-    `${go('go build ./...')} && mains=$(${mains}) && { [ -z "$mains" ] || ${go(`go build -o ${out}/bin/ $mains`)}; }`,
-    goTestProgramsCommand(go, out),
+    `${go(`go build ${packages}`)} && mains=$(${mains}) && { [ -z "$mains" ] || ${go(`go build -o ${out}/bin/ $mains`)}; }`,
+    goTestProgramsCommand(go, out, packages),
   ];
 }
 
-function goTestProgramsCommand(go: (command: string) => string, out: string): string {
+/**
+ * The packages of the tree as a shell word for go's command line: `./...`, or, with patterns
+ * (dh-golang's DH_GOLANG_EXCLUDES: extended regular expressions tried on each import path), the
+ * tree's packages that none of them matches.
+ */
+export function goPackages(go: (command: string) => string, excludes: readonly string[] = []): string {
+  if (excludes.length === 0) return './...';
+  const pattern = excludes.join('|').replaceAll("'", '');
+  return `$(${go('go list ./...')} | grep -v -E '${pattern}')`;
+}
+
+function goTestProgramsCommand(go: (command: string) => string, out: string, packages: string): string {
   // only the packages with tests: go counts every package it is given against the folder
-  const withTests = go(`go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...`);
+  const withTests = go(`go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ${packages}`);
   const sameName = `printf '%s\\n' $tests | sed 's|.*/||' | sort | uniq -d`;
   const each = go(`go test -vet=off -c -o ${out}/test/"$(printf %s "$p" | tr / _)".test "$p"`);
   return `tests=$(${withTests}) && if [ -z "$tests" ]; then :; elif [ -z "$(${sameName})" ]; then ${go(`go test -vet=off -c -o ${out}/test/ $tests`)}; else ( for p in $tests; do ${each} || exit 1; done ); fi`;
