@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +10,7 @@ import {
   compareBuildTrees,
   compareFileContents,
   formatDifference,
+  withoutTarTimes,
 } from './compareBuildTrees.ts';
 import { normalizeBuildText } from './normalizeBuildText.ts';
 
@@ -149,5 +152,50 @@ describe('compareBuildTrees', () => {
     ]);
     const same = await compareBuildTrees(join(a, 'src'), join(a, 'src'));
     expect(same).toEqual({ identical: true, files: 2, differences: [] });
+  });
+});
+
+describe('tar archives a build wrote', () => {
+  const tarOf = (dir: string, format: string, mtime: string, text: string) => {
+    writeFileSync(join(dir, 'index.html'), text);
+    writeFileSync(join(dir, 'style.css'), 'body {}\n');
+    const out = join(dir, `${format}-${mtime}.tar`);
+    execFileSync('tar', [
+      `--format=${format}`,
+      `--mtime=${mtime}`,
+      '-cf',
+      out,
+      '-C',
+      dir,
+      'index.html',
+      'style.css',
+    ]);
+    return readFileSync(out);
+  };
+
+  it('agree when only the times of their members differ, in GNU, ustar and pax archives', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-tar-'));
+    try {
+      for (const format of ['gnu', 'ustar', 'pax']) {
+        const a = tarOf(dir, format, '2026-01-01 10:00:00', '<p>docs</p>\n');
+        const b = tarOf(dir, format, '2026-12-02 17:00:00.5', '<p>docs</p>\n');
+        expect(a.equals(b), format).toBe(false);
+        expect(compareFileContents('doc/html.tar', a, b), format).toBeUndefined();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('differ when a member differs', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvport-tar-'));
+    try {
+      const a = tarOf(dir, 'gnu', '2026-01-01 10:00:00', '<p>docs</p>\n');
+      const b = tarOf(dir, 'gnu', '2026-12-02 17:00:00', '<p>DOCS</p>\n');
+      expect(compareFileContents('doc/html.tar', a, b)?.detail).toMatch(/^binary files differ from byte/);
+      expect(withoutTarTimes(Buffer.from('not a tar'))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -99,6 +99,8 @@ export function compareFileContents(
     return undefined;
   }
   if (withoutGzipTime(a).equals(withoutGzipTime(b))) return undefined;
+  const tarA = withoutTarTimes(a);
+  if (tarA && withoutTarTimes(b)?.equals(tarA)) return undefined;
   if (path.endsWith('.pyc') && withoutPycTime(a).equals(withoutPycTime(b))) return undefined;
   let at = 0;
   while (at < a.length && at < b.length && a[at] === b[at]) at++;
@@ -120,6 +122,44 @@ function withoutGzipTime(content: Buffer): Buffer {
   const copy = Buffer.from(content);
   copy.fill(0, 4, 8);
   return copy;
+}
+
+const TAR_BLOCK = 512;
+const PAX_TIME = /^\d+ [amc]time=/;
+
+/**
+ * A tar archive (ustar or GNU: `ustar` at byte 257 of its first header) in a form without its
+ * times: each member's header with its modification time and checksum zeroed, and pax headers
+ * without their `mtime`, `atime` and `ctime` records (and so without their size). A build that
+ * tars files it wrote (a documentation tree) records the times it wrote them, a timestamp like
+ * any other. Undefined for anything else, or an archive that does not parse.
+ */
+export function withoutTarTimes(content: Buffer): Buffer | undefined {
+  if (content.length < TAR_BLOCK || content.subarray(257, 262).toString('latin1') !== 'ustar')
+    return undefined;
+  const parts: Buffer[] = [];
+  let at = 0;
+  while (at + TAR_BLOCK <= content.length) {
+    const header = Buffer.from(content.subarray(at, at + TAR_BLOCK));
+    if (header.every((byte) => byte === 0)) break;
+    if (header.subarray(257, 262).toString('latin1') !== 'ustar') return undefined;
+    const field = header.subarray(124, 136).toString('latin1').replace(/\0.*$/s, '').trim();
+    const size = Number.parseInt(field || '0', 8);
+    if (!Number.isSafeInteger(size) || size < 0 || at + TAR_BLOCK + size > content.length) return undefined;
+    const type = String.fromCharCode(header[156] ?? 0);
+    const data = content.subarray(at + TAR_BLOCK, at + TAR_BLOCK + size);
+    header.fill(0, 136, 156);
+    if (type === 'x' || type === 'g') {
+      header.fill(0, 124, 136);
+      const records = data
+        .toString('latin1')
+        .split('\n')
+        .filter((r) => !PAX_TIME.test(r));
+      parts.push(header, Buffer.from(records.join('\n'), 'latin1'));
+    } else parts.push(header, data);
+    at += TAR_BLOCK + Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
+  }
+  return Buffer.concat(parts);
 }
 
 /**
