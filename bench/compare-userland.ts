@@ -8,7 +8,9 @@
 // With --auto the second port is `--mode auto` with no proof-table entry (native-userland on the
 // build's own evidence, or accelerated after a refusal; it is compared when it kept the fast
 // userland, and never recorded as a proof). With --x86 the accelerated port also builds the plan
-// natively in the amd64 build root (the differential tests' x86_64 side) and times that build.
+// natively in the amd64 build root (the differential tests' x86_64 side) and times that build; with
+// both, the auto run's recipe is also replayed in a fresh instance and timed (the build alone,
+// without the search for the recipe, as the x86_64 side builds it).
 // Usage:
 //   npx tsx bench/compare-userland.ts [--no-emulated] [--record] [--auto] [--x86] [--out DIR] [NAME|DIR…]
 //   npx tsx bench/compare-userland.ts --table OUT/results.jsonl…   (the table of finished results)
@@ -63,15 +65,20 @@ function row(run: NativeUserlandProofRun): string {
     ? `${auto.builtIn ?? '-'} (${auto.modeReason ?? '-'}), ${auto.buildSeconds} s`
     : '-';
   const ratio = fast && x86 ? `${Math.round((fast.buildSeconds / x86) * 100) / 100}` : '-';
+  // the recipe alone, replayed in the fast userland, against the x86_64 build of the same plan
+  const replay =
+    fast?.replaySeconds !== undefined && x86
+      ? `${fast.replaySeconds} s (${Math.round((fast.replaySeconds / x86) * 100) / 100})`
+      : '-';
   const loads = run.runs.flatMap((x) => x.load ?? []);
   const load = loads.length ? `${Math.min(...loads)}–${Math.max(...loads)}` : '-';
-  return `| ${run.name} | ${run.runs[0]?.buildSystem ?? '-'} | ${result('accelerated')} / ${result('native-userland')} | ${verdict} | ${run.comparison?.files ?? '-'} | ${time('emulated')} | ${time('accelerated')} | ${time('native-userland')} | ${autoColumn} | ${x86 !== undefined ? `${x86} s` : '-'} | ${ratio} | ${load} |`;
+  return `| ${run.name} | ${run.runs[0]?.buildSystem ?? '-'} | ${result('accelerated')} / ${result('native-userland')} | ${verdict} | ${run.comparison?.files ?? '-'} | ${time('emulated')} | ${time('accelerated')} | ${time('native-userland')} | ${autoColumn} | ${x86 !== undefined ? `${x86} s` : '-'} | ${ratio} | ${replay} | ${load} |`;
 }
 
 function table(runs: readonly NativeUserlandProofRun[]): string {
   return [
-    '| package | build system | result (accelerated / native-userland) | native-userland vs accelerated | files compared | build emulated | build accelerated | build native-userland | --mode auto (built in, why, build) | build x86_64 native | fast userland / x86_64 | load |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| package | build system | result (accelerated / native-userland) | native-userland vs accelerated | files compared | build emulated | build accelerated | build native-userland | --mode auto (built in, why, build) | build x86_64 native | fast userland / x86_64 | recipe replayed in the fast userland (/ x86_64) | load |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...runs.map(row),
   ].join('\n');
 }
@@ -146,6 +153,8 @@ for (const name of names) {
   const run = await proveNativeUserland(sourceOf(name), {
     modes: ['accelerated', second],
     x86: values.x86,
+    // with --auto --x86 the auto run's recipe is replayed too: the build alone, as x86_64 builds it
+    replayAuto: values.auto && values.x86,
     out,
     commandTimeoutMs: 20 * 60_000,
     log,

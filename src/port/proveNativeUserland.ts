@@ -32,6 +32,12 @@ export interface ModeRun {
   modeReason?: string;
   /** The same plan built natively in the amd64 build root (the differential node's x86_64 build). */
   x86BuildSeconds?: number;
+  /**
+   * The port's recipe (build.sh) built once more in a fresh instance of the mode the port built
+   * in: the build alone, as the x86_64 side builds it, without the search for the recipe (the
+   * attempts, the repairs' installs) that the build node's time includes.
+   */
+  replaySeconds?: number;
   result: string;
   exitCode: number;
   buildSystem: string;
@@ -65,6 +71,8 @@ export interface ProveOptions {
   modes?: readonly ProofMode[];
   /** Also build the accelerated run's plan natively for x86_64 and time it (differential tests on). */
   x86?: boolean;
+  /** Replay the `auto` run's recipe in a fresh instance and time it (see ModeRun.replaySeconds). */
+  replayAuto?: boolean;
   /** Where the ports write their outputs (OUT/MODE/NAME). */
   out: string;
   home?: string;
@@ -123,8 +131,8 @@ export async function proveNativeUserland(
           keepSandbox: compared,
           runTests: compared,
           // timing runs: nothing after the build that is not the experiment (but the x86_64
-          // build, when it is part of it)
-          replay: false,
+          // build and the auto run's replay, when they are part of it)
+          replay: Boolean(options.replayAuto) && mode === 'auto',
           differential: Boolean(options.x86) && mode === 'accelerated',
           suite,
           // the mode is the experiment: no proof table may redirect it
@@ -141,7 +149,7 @@ export async function proveNativeUserland(
       const builtIn = state?.options.mode ?? mode;
       const kept = compared
         ? (await listInstances(paths)).find(
-            (i) => !before.has(i.id) && i.ownerPid === process.pid && i.mode === builtIn,
+            (i) => !before.has(i.id) && i.ownerPid === process.pid && i.mode === builtIn && i.keep,
           )
         : undefined;
       const x86Ms = state?.differential?.x86BuildMs;
@@ -151,6 +159,9 @@ export async function proveNativeUserland(
           ? { builtIn, modeReason: state?.options.modeEvidence ?? state?.options.modeReason ?? '-' }
           : {}),
         ...(x86Ms !== undefined ? { x86BuildSeconds: round(x86Ms / 1000) } : {}),
+        ...(state?.replay?.replayed === 'yes'
+          ? { replaySeconds: round(state.replay.durationMs / 1000) }
+          : {}),
         result: result.kind,
         exitCode: result.exitCode,
         buildSystem: state?.plan?.buildSystem ?? state?.packageAnalysis?.buildSystem ?? '-',
