@@ -1,3 +1,4 @@
+import { dhInternalOptions, dhSequenceOptions } from '../debian/dhSequenceOptions.ts';
 import { packagingPatch } from '../debian/packagingPatch.ts';
 import { packagingToolDepends } from '../debian/parseBuildDepends.ts';
 import type { BuildPlan } from '../port/PortState.ts';
@@ -5,7 +6,7 @@ import { patchFileName } from '../port/patches/sourcePatches.ts';
 import { MAX_CONTROL_BYTES, readPackagingFile } from '../sources/keepDebianPackaging.ts';
 import { installForRepair } from './installForRepair.ts';
 import { BUILD_PHASES } from './otherBuildSystem.ts';
-import { withPackages } from './planEdits.ts';
+import { shellQuote, withPackages } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 export const DEBIAN_RULES_BUILD = 'debian-rules';
@@ -15,13 +16,36 @@ const PACKAGING_PATCH_SUMMARY = 'packaging from debian';
 export const PACKAGING_PATCH = /^[0-9]{4,}-packaging-from-debian\.patch$/;
 
 /**
- * The plan of Debian's own build: `debian/rules build-arch` with the tests held back (they are
- * the test step's: `dh_auto_test`, or the packaging's own override of it). rvport's prepare phase
- * stays; the packages so far stay, with the packaging tools debian/control names.
+ * The test step of Debian's build, as dh's sequence runs it: the packaging's hooks around it
+ * (`execute_before_dh_auto_test`, `execute_after_…`), and its override of `dh_auto_test` or
+ * `dh_auto_test` itself, each through make, so that what debian/rules exports reaches them
+ * (`DH_GOLANG_EXCLUDES`), and with the options dh hands its commands (`--builddirectory=_build`)
+ * in DH_INTERNAL_OPTIONS, as dh passes them into an override target.
  */
-export function debianRulesPlan(plan: BuildPlan, tools: readonly string[]): BuildPlan {
-  const test =
-    "if grep -q '^override_dh_auto_test' debian/rules; then make -f debian/rules override_dh_auto_test; else dh_auto_test; fi";
+export function debianRulesTestCommand(dhOptions: readonly string[]): string {
+  const internal = dhInternalOptions(dhOptions);
+  const script = [
+    'has() { grep -q "^$1[[:space:]]*:" debian/rules; }',
+    'defined() { has "$1" || has "$1-arch"; }',
+    'run() { if has "$1-arch"; then make -f debian/rules "$1-arch"; else make -f debian/rules "$1"; fi; }',
+    'if defined execute_before_dh_auto_test; then run execute_before_dh_auto_test || exit 1; fi',
+    "if defined override_dh_auto_test; then run override_dh_auto_test || exit 1; else printf 'rvport-dh-auto-test:\\n\\tdh_auto_test\\n' | make -f debian/rules -f - rvport-dh-auto-test || exit 1; fi",
+    'if defined execute_after_dh_auto_test; then run execute_after_dh_auto_test || exit 1; fi',
+  ].join('\n');
+  const options = `DH_INTERNAL_OPTIONS="$(printf '${internal.map(() => '%s').join('\\036')}' ${internal.map(shellQuote).join(' ')})"`;
+  return `DEB_BUILD_OPTIONS="parallel=$(nproc)" ${options} sh -c ${shellQuote(script)}`;
+}
+
+/**
+ * The plan of Debian's own build: `debian/rules build-arch` with the tests held back (they are
+ * the test step's: debianRulesTestCommand). rvport's prepare phase stays; the packages so far
+ * stay, with the packaging tools debian/control names.
+ */
+export function debianRulesPlan(
+  plan: BuildPlan,
+  tools: readonly string[],
+  dhOptions: readonly string[] = [],
+): BuildPlan {
   return withPackages(
     {
       ...plan,
@@ -33,7 +57,7 @@ export function debianRulesPlan(plan: BuildPlan, tools: readonly string[]): Buil
           name: 'build',
           commands: ['DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" make -f debian/rules build-arch'],
         },
-        { name: 'test', commands: [`DEB_BUILD_OPTIONS="parallel=$(nproc)" sh -c ${JSON.stringify(test)}`] },
+        { name: 'test', commands: [debianRulesTestCommand(dhOptions)] },
       ],
     },
     ['debhelper', 'dpkg-dev', ...tools],
@@ -74,7 +98,7 @@ export const debianRulesBuild: RecoveryHeuristic = {
     const patch = packagingPatch(dir);
     if (!patch.files.includes('rules'))
       return { applied: false, description: 'the packaging has no usable debian/rules', commands: [] };
-    const plan = debianRulesPlan(ctx.plan, tools);
+    const plan = debianRulesPlan(ctx.plan, tools, dhSequenceOptions(readRules(dir)));
     const packages = plan.packages.filter((p) => !ctx.plan.packages.includes(p));
     const installed = packages.length
       ? await installForRepair(ctx, packages, "installing Debian's packaging tools failed")
@@ -93,3 +117,12 @@ export const debianRulesBuild: RecoveryHeuristic = {
     };
   },
 };
+
+/** The kept debian/rules, or nothing when it cannot be read (the packaging patch says why). */
+function readRules(dir: string): string {
+  try {
+    return readPackagingFile(dir, 'rules', MAX_CONTROL_BYTES);
+  } catch {
+    return '';
+  }
+}
