@@ -1,3 +1,5 @@
+import { joinContinuedLines, makeWords } from './makeText.ts';
+
 /** An option dh hands on to each debhelper command, as dh_auto_test accepts it. */
 const PASSED_ON =
   /^(--builddirectory=|--buildsystem=|--sourcedirectory=|--sourcedir=|--max-parallel=|-B|-S|-D)[A-Za-z0-9._/+-]*$|^--(parallel|no-parallel)$/;
@@ -10,9 +12,9 @@ const PASSED_ON =
  * addons (`--with`, `--without`) are dh's own; options that make would expand are left out.
  */
 export function dhSequenceOptions(rules: string): string[] {
-  const joined = rules.replace(/\\\r?\n/g, ' ');
+  const joined = joinContinuedLines(rules);
   const line = /^\t[ \t]*dh[ \t]+\$(?:@|\(@\)|\{@\})([^\n]*)$/m.exec(joined)?.[1] ?? '';
-  const words = (line.split('#')[0] ?? '').trim().split(/\s+/).filter(Boolean);
+  const words = makeWords(line);
   const options: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const word = words[i] ?? '';

@@ -1,3 +1,5 @@
+import { joinContinuedLines, makeWords } from './makeText.ts';
+
 /** A pattern rvport passes on: an import path or a plain regular expression, nothing a shell or make would expand. */
 const PATTERN = /^[A-Za-z0-9._/^$*+?|()-]+$/;
 
@@ -9,10 +11,10 @@ const PATTERN = /^[A-Za-z0-9._/^$*+?|()-]+$/;
  * left out.
  */
 export function goExcludes(rules: string): string[] {
-  const joined = rules.replace(/\\\r?\n/g, ' ');
+  const joined = joinContinuedLines(rules);
   const found: string[] = [];
   for (const m of joined.matchAll(/^[ \t]*(?:export[ \t]+)?DH_GOLANG_EXCLUDES[ \t]*(\+=|:=|\?=|=)(.*)$/gm)) {
-    const words = (m[2] ?? '').split('#')[0]?.trim().split(/\s+/).filter(Boolean) ?? [];
+    const words = makeWords(m[2] ?? '');
     if (m[1] !== '+=') found.length = 0;
     found.push(...words.filter((w) => PATTERN.test(w) && !/\$[({]/.test(w)));
   }
