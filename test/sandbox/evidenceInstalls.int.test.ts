@@ -21,6 +21,29 @@ afterAll(async () => {
 
 describe('packages installed under per-build evidence', () => {
   it(
+    'gives a twin under qemu the environment in the x86_64 order (ucf walks ENVIRON in awk)',
+    async () => {
+      await box.run(['sh', '-c', `: > ${EVIDENCE_LOG}`], { timeoutMs: 60_000 });
+      // forty variables: enough for mawk's walk of ENVIRON to follow the order they came in
+      const exports = Array.from({ length: 40 }, (_, i) => `export VAR_${i}=x;`).join(' ');
+      const result = await box.run(
+        ['bash', '-c', `${exports} mawk 'BEGIN{for(v in ENVIRON) print v}' | wc -l; printenv | wc -l`],
+        { timeoutMs: 5 * 60_000 },
+      );
+      expect(result.exitCode, result.stderr).toBe(0);
+      const log = await box.run(['cat', EVIDENCE_LOG], { timeoutMs: 60_000 });
+      const walks = readInvocationLog(log.stdout).invocations.filter((c) =>
+        ['mawk', 'printenv'].includes(c.program),
+      );
+      expect(walks.map((c) => [c.program, c.outcome])).toEqual([
+        ['mawk', 'same'],
+        ['printenv', 'same'],
+      ]);
+    },
+    10 * 60_000,
+  );
+
+  it(
     'installs libxml-sax-perl, whose postinst runs ucf through debconf',
     async () => {
       const result = await box.installPackages(['libxml-sax-perl'], { timeoutMs: 15 * 60_000 });

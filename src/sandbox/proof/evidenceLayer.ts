@@ -54,7 +54,8 @@ export async function ensureEvidenceLayer(
   samplePerMille = DEFAULT_SAMPLE_PER_MILLE,
 ): Promise<EvidenceLayer> {
   const source = await readFile(RECORDER_SOURCE, 'utf8');
-  const rules = renderRules({ samplePerMille });
+  // the twins run under qemu-user (binfmt_misc), which reverses the environment it hands over
+  const rules = renderRules({ samplePerMille, twinEnvironment: 'reversed' });
   const compiler = recorderCompiler();
   if (!compiler)
     throw new SandboxError('host-not-ready', 'no C compiler for the native-userland recorder', RECORDER_HINT);

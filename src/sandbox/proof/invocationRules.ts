@@ -232,6 +232,11 @@ export interface RulesOptions {
   seedFile?: string;
   native?: string;
   twinSuffix?: string;
+  /**
+   * `reversed`: the twins run under qemu-user, which hands its guest the environment in the
+   * reverse order; the recorder hands it over reversed so that the guest sees the x86_64 order.
+   */
+  twinEnvironment?: 'same' | 'reversed';
 }
 
 /** The recorder's rules file. */
@@ -241,6 +246,7 @@ export function renderRules(options: RulesOptions): string {
     ['seed-file', options.seedFile ?? '/var/lib/rvport-evidence/seed'],
     ['native', options.native ?? '/native'],
     ['twin-suffix', options.twinSuffix ?? '.riscv64'],
+    ['twin-env', options.twinEnvironment ?? 'same'],
     ['seed', String(options.seed ?? 1)],
     ['sample', String(options.samplePerMille)],
     ...Object.entries(PROGRAM_RULES)

@@ -14,11 +14,12 @@ let rules: string;
 const log = () => join(root, 'calls.log');
 const SEED = 5;
 
-async function setRules(samplePerMille: number): Promise<void> {
+async function setRules(samplePerMille: number, twinEnvironment?: 'same' | 'reversed'): Promise<void> {
   await writeFile(
     rules,
     renderRules({
       samplePerMille,
+      twinEnvironment,
       seed: SEED,
       log: log(),
       seedFile: join(root, 'no-seed'),
@@ -27,11 +28,11 @@ async function setRules(samplePerMille: number): Promise<void> {
   );
 }
 
-function call(program: string, args: string[], input = '') {
+function call(program: string, args: string[], input = '', env: Record<string, string> = {}) {
   return spawnSync(join(root, 'bin', program), args, {
     input,
     cwd: root,
-    env: { PATH: '/usr/bin:/bin', RVPORT_EVIDENCE_RULES: rules },
+    env: { PATH: '/usr/bin:/bin', ...env, RVPORT_EVIDENCE_RULES: rules },
     encoding: 'utf8',
   });
 }
@@ -44,12 +45,12 @@ beforeAll(async () => {
   execFileSync(recorderCompiler() ?? 'gcc', ['-O2', '-static', '-o', recorder, RECORDER_SOURCE]);
   await mkdir(join(root, 'bin'));
   await mkdir(join(root, 'native', root, 'bin'), { recursive: true });
-  for (const program of ['printf', 'sed', 'sort', 'seq', 'cp', 'bash']) {
+  for (const program of ['printf', 'sed', 'sort', 'seq', 'cp', 'bash', 'printenv']) {
     await link(recorder, join(root, 'bin', program));
     await symlink(`/usr/bin/${program}`, join(root, 'native', root, 'bin', program));
   }
   // the "riscv64" twins: the same host programs, except printf, which prints float digits of its own
-  for (const program of ['sed', 'sort', 'seq', 'cp', 'bash'])
+  for (const program of ['sed', 'sort', 'seq', 'cp', 'bash', 'printenv'])
     await symlink(`/usr/bin/${program}`, join(root, 'bin', `${program}.riscv64`));
   const twin = join(root, 'bin', 'printf.riscv64');
   await writeFile(
@@ -160,6 +161,28 @@ describe('the recorder', () => {
       ['--version', 'machine', 'same'],
     ]);
     expect(classifyInvocation('bash', ['./missing', 'makeinfo', '--version']).machine).toBe(false);
+  });
+
+  it('hands the twin its environment reversed when the rules say so (qemu-user reverses it again)', async () => {
+    // the host's printenv as the twin, started directly: it prints the order it was given
+    const env = { ALPHA: '1', BETA: '2', GAMMA: '3' };
+    await setRules(1000, 'same');
+    await writeFile(log(), '');
+    const plain = call('printenv', [], '', env);
+    await setRules(1000, 'reversed');
+    const reversed = call('printenv', [], '', env);
+    // the build is answered by the x86_64 program either way
+    expect(plain.stdout).toBe(reversed.stdout);
+    expect(plain.stdout.split('\n').filter((l) => /^(ALPHA|BETA|GAMMA)=/.test(l))).toEqual([
+      'ALPHA=1',
+      'BETA=2',
+      'GAMMA=3',
+    ]);
+    const { invocations } = readInvocationLog(await readFile(log(), 'latin1'));
+    expect(invocations.map((c) => [c.program, c.class, c.outcome])).toEqual([
+      ['printenv', 'sample', 'same'],
+      ['printenv', 'sample', 'differ:stdout'],
+    ]);
   });
 
   it('keeps one line per call whatever the arguments hold (a forged log line stays an argument)', async () => {

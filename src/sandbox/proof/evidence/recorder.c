@@ -49,6 +49,8 @@ static char seed_path[512] = "/var/lib/rvport-evidence/seed";
 static char native_prefix[256] = "/native";
 static char twin_suffix[64] = ".riscv64";
 static unsigned long seed = 1, sample_per_mille = 0;
+/* 1: the twin's environment is handed over last entry first (see twin_environment) */
+static int twin_env_reversed = 0;
 
 static void chomp(char *s) {
   size_t n = strlen(s);
@@ -79,6 +81,7 @@ static void load_rules(const char *name, struct rule *r) {
     else if (n == 2 && !strcmp(fields[0], "twin-suffix")) snprintf(twin_suffix, sizeof twin_suffix, "%s", fields[1]);
     else if (n == 2 && !strcmp(fields[0], "seed")) seed = strtoul(fields[1], 0, 10);
     else if (n == 2 && !strcmp(fields[0], "sample")) sample_per_mille = strtoul(fields[1], 0, 10);
+    else if (n == 2 && !strcmp(fields[0], "twin-env")) twin_env_reversed = !strcmp(fields[1], "reversed");
     else if (n == 6 && !strcmp(fields[0], "prog") && !strcmp(fields[1], name)) {
       r->found = 1;
       r->filter = !strcmp(fields[2], "filter");
@@ -222,8 +225,26 @@ static int same_content(int a, int b) {
   return same;
 }
 
+/*
+ * The environment the twin is started with. qemu-user hands its guest the environment last entry
+ * first (it collects the host's into a list by inserting at the head), so a riscv64 program under
+ * it would see the variables in the reverse order of its x86_64 twin, and anything that walks
+ * them (`printenv`, an awk's `for (v in ENVIRON)`) would differ for that reason alone: reversed
+ * here, the guest sees the order the x86_64 program saw.
+ */
+static char **twin_environment(void) {
+  if (!twin_env_reversed) return environ;
+  size_t n = 0;
+  while (environ[n]) n++;
+  char **reversed = malloc((n + 1) * sizeof *reversed);
+  if (!reversed) return environ;
+  for (size_t i = 0; i < n; i++) reversed[i] = environ[n - 1 - i];
+  reversed[n] = 0;
+  return reversed;
+}
+
 /* Runs `path` with stdin `in` (-1: closed), stdout `out`, stderr `err`; returns the wait status. */
-static int run(const char *path, char **argv, int in, int out, int err) {
+static int run(const char *path, char **argv, char **envp, int in, int out, int err) {
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
@@ -231,7 +252,7 @@ static int run(const char *path, char **argv, int in, int out, int err) {
     if (in < 0) close(0);
     dup2(out, 1);
     dup2(err, 2);
-    execve(path, argv, environ);
+    execve(path, argv, envp);
     _exit(127);
   }
   int status;
@@ -388,11 +409,11 @@ int main(int argc, char **argv) {
     err[i] = joined ? out[i] : memfd_create("err", MFD_CLOEXEC);
   }
   if (stdin_fd > 0) lseek(stdin_fd, 0, SEEK_SET);
-  int native_status = run(real, argv, stdin_fd, out[0], err[0]);
+  int native_status = run(real, argv, environ, stdin_fd, out[0], err[0]);
   off_t native_end = stdin_fd == 0 && S_ISREG(in.st_mode) ? lseek(0, 0, SEEK_CUR) : 0;
   if (stdin_fd > 0) lseek(stdin_fd, 0, SEEK_SET);
   if (stdin_fd == 0 && S_ISREG(in.st_mode)) lseek(0, in_offset, SEEK_SET);
-  int twin_status = run(twin, argv, stdin_fd, out[1], err[1]);
+  int twin_status = run(twin, argv, twin_environment(), stdin_fd, out[1], err[1]);
   if (stdin_fd == 0 && S_ISREG(in.st_mode)) lseek(0, native_end, SEEK_SET);
 
   const char *outcome = "same";
