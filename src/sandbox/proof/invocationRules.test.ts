@@ -113,9 +113,10 @@ describe('renderRules', () => {
     const text = renderRules({ samplePerMille: 25, seed: 9 });
     expect(text).toContain('sample\t25\n');
     expect(text).toContain('seed\t9\n');
-    expect(text).toMatch(/^prog\tseq\tfilter\t\*\t-\t-$/m);
+    expect(text).toMatch(/^prog\tseq\tfilter\t\*\t-\t-\tno-stdin$/m);
+    expect(text).toMatch(/^prog\tcat\tfilter\t-\t-\t-\tstdin$/m);
     expect(text).toMatch(
-      /^prog\tbash\tfilter\tHOSTTYPE\|MACHTYPE\|BASH_VERSINFO\t!\^--version\$\t\^--version\$$/m,
+      /^prog\tbash\tfilter\tHOSTTYPE\|MACHTYPE\|BASH_VERSINFO\t!\^--version\$\t\^--version\$\tstdin$/m,
     );
     expect(text).toMatch(/^prog\tsed\tfilter\t-\t\^-/m);
     expect(text.split('\n').filter((l) => l.startsWith('prog\t'))).toHaveLength(

@@ -34,6 +34,11 @@ export interface ProgramRule {
    * unless every argument (at least one) matches.
    */
   unsafe?: string;
+  /**
+   * Never reads standard input, whatever its arguments: the recorder hands both runs stdin as it
+   * is instead of capturing it (a writer that holds the pipe open cannot stop the double run).
+   */
+  ignoresStdin?: boolean;
 }
 
 const FLOAT_CONVERSION = "%[-+ #0'I]*([0-9]+|[*])?([.]([0-9]+|[*])?)?[hlLqjzt]*[aAeEfFgG]";
@@ -95,10 +100,34 @@ const AWK: ProgramRule = {
   unsafe: '^-f|^--file|system|getline|[|]|print[^;]*>',
 };
 
+/** Filters that take all they need from their arguments and the file system, never from stdin. */
+const IGNORE_STDIN = new Set([
+  '[',
+  'basename',
+  'dirname',
+  'echo',
+  'expr',
+  'false',
+  'id',
+  'nproc',
+  'printenv',
+  'pwd',
+  'readlink',
+  'realpath',
+  'test',
+  'true',
+  'whoami',
+]);
+
 export const PROGRAM_RULES: Readonly<Record<string, ProgramRule>> = {
-  ...Object.fromEntries([...FILTERS, 'egrep', 'fgrep'].map((name) => [name, { filter: true }])),
-  printf: { filter: true, machine: FLOAT_CONVERSION },
-  seq: { filter: true, machine: '*' },
+  ...Object.fromEntries(
+    [...FILTERS, 'egrep', 'fgrep'].map((name) => [
+      name,
+      IGNORE_STDIN.has(name) ? { filter: true, ignoresStdin: true } : { filter: true },
+    ]),
+  ),
+  printf: { filter: true, machine: FLOAT_CONVERSION, ignoresStdin: true },
+  seq: { filter: true, machine: '*', ignoresStdin: true },
   numfmt: { filter: true, machine: '*' },
   sort: {
     filter: true,
@@ -258,6 +287,7 @@ export function renderRules(options: RulesOptions): string {
         rule.machine ?? '-',
         rule.unsafe ?? '-',
         rule.machineOption ?? '-',
+        rule.ignoresStdin ? 'no-stdin' : 'stdin',
       ]),
   ];
   for (const line of lines)

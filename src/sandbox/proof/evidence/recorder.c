@@ -40,7 +40,7 @@ extern char **environ;
 #define PUMP_CHECK_MS 100
 
 struct rule {
-  int found, filter;
+  int found, filter, no_stdin;
   char machine[1024], unsafe[1024], machine_option[1024];
 };
 
@@ -57,7 +57,10 @@ static void chomp(char *s) {
   while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = 0;
 }
 
-/* Config: `key<TAB>value` lines, and `prog<TAB>name<TAB>filter|effect<TAB>machine<TAB>unsafe<TAB>machine-option`. */
+/*
+ * Config: `key<TAB>value` lines, and
+ * `prog<TAB>name<TAB>filter|effect<TAB>machine<TAB>unsafe<TAB>machine-option<TAB>stdin|no-stdin`.
+ */
 static void load_rules(const char *name, struct rule *r) {
   const char *path = getenv("RVPORT_EVIDENCE_RULES");
   FILE *f = fopen(path ? path : RULES_PATH, "re");
@@ -66,9 +69,9 @@ static void load_rules(const char *name, struct rule *r) {
   char line[4096];
   while (fgets(line, sizeof line, f)) {
     chomp(line);
-    char *fields[6] = {0};
+    char *fields[7] = {0};
     int n = 0;
-    for (char *p = line; n < 6; n++) {
+    for (char *p = line; n < 7; n++) {
       fields[n] = p;
       char *tab = strchr(p, '\t');
       if (!tab) { n++; break; }
@@ -82,12 +85,13 @@ static void load_rules(const char *name, struct rule *r) {
     else if (n == 2 && !strcmp(fields[0], "seed")) seed = strtoul(fields[1], 0, 10);
     else if (n == 2 && !strcmp(fields[0], "sample")) sample_per_mille = strtoul(fields[1], 0, 10);
     else if (n == 2 && !strcmp(fields[0], "twin-env")) twin_env_reversed = !strcmp(fields[1], "reversed");
-    else if (n == 6 && !strcmp(fields[0], "prog") && !strcmp(fields[1], name)) {
+    else if (n == 7 && !strcmp(fields[0], "prog") && !strcmp(fields[1], name)) {
       r->found = 1;
       r->filter = !strcmp(fields[2], "filter");
       snprintf(r->machine, sizeof r->machine, "%s", fields[3]);
       snprintf(r->unsafe, sizeof r->unsafe, "%s", fields[4]);
       snprintf(r->machine_option, sizeof r->machine_option, "%s", fields[5]);
+      r->no_stdin = !strcmp(fields[6], "no-stdin");
     }
   }
   fclose(f);
@@ -374,11 +378,15 @@ int main(int argc, char **argv) {
     return 127;
   }
 
-  /* stdin: a regular file is re-read from the same offset; a pipe is read whole */
+  /* stdin: a regular file is re-read from the same offset; a pipe is read whole; a program that
+     never reads it (seq, printf) gets it as it is, twice, so a writer that holds the pipe open
+     (debconf's frontend) costs neither a wait nor the double run */
   struct stat in;
   int stdin_fd = fstat(0, &in) == 0 ? 0 : -1;
   off_t in_offset = 0;
-  if (stdin_fd == 0 && (S_ISFIFO(in.st_mode) || S_ISSOCK(in.st_mode))) {
+  if (r.no_stdin) {
+    memset(&in, 0, sizeof in);
+  } else if (stdin_fd == 0 && (S_ISFIFO(in.st_mode) || S_ISSOCK(in.st_mode))) {
     int mem = memfd_create("stdin", MFD_CLOEXEC);
     char *buf = 0;
     size_t len = 0;
