@@ -120,6 +120,9 @@ async function port(source: string, mode: SandboxMode, out: string, home: string
       offline: true,
       costCapUsd: 0,
       keepSandbox: true,
+      // the emulated run is the proof's reference; its replay (cargo under qemu-user) stood 90
+      // minutes at a fork for rust-bigdecimal, and the accelerated run's replay checks the recipe
+      replay: mode === 'emulated' ? false : undefined,
       env: { ...process.env, RVPORT_HOME: home },
     },
     { signal: new AbortController().signal, progress: () => {} },
