@@ -9,6 +9,7 @@
 import { parseArgs } from 'node:util';
 import { createInstance } from '../src/sandbox/chroot/instanceStore.ts';
 import { findImages, type SandboxMode, sandboxPaths } from '../src/sandbox/index.ts';
+import { layerStack } from '../src/sandbox/layerStack.ts';
 import { ensureAptLayer, type LayerStack } from '../src/sandbox/packages/aptLayer.ts';
 import { readSubordinateIds } from '../src/sandbox/userns/subordinateIds.ts';
 
@@ -24,17 +25,7 @@ const rounds = Number(values.rounds);
 const paths = sandboxPaths();
 const images = await findImages();
 const ids = readSubordinateIds();
-if (!images.rootfs) throw new Error('no riscv64 image: rvport sandbox setup');
-const rootfs = images.rootfs;
-
-function stackOf(mode: SandboxMode): LayerStack {
-  const mirror = rootfs.mirror ? { mirror: rootfs.mirror } : {};
-  if (mode === 'emulated') return { mode, lowerKeys: [rootfs.key], ...mirror };
-  const layer = mode === 'native-userland' ? images.native : images.accel;
-  const tools = mode === 'native-userland' ? images.nativeTools : images.tools;
-  if (!layer || !tools) throw new Error(`${mode} is not provisioned`);
-  return { mode, lowerKeys: [layer.key, rootfs.key], toolsKey: tools.key, ...mirror };
-}
+const stackOf = (mode: SandboxMode): LayerStack => layerStack(images, mode).stack;
 
 async function timeInstall(stack: LayerStack): Promise<number> {
   const box = await createInstance(paths, { ...stack, keep: false });

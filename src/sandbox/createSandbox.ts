@@ -1,10 +1,10 @@
 import { adoptImages } from './adoptImages.ts';
 import type { ChrootSandbox } from './chroot/ChrootSandbox.ts';
 import { cleanupStale, createInstance, openInstance } from './chroot/instanceStore.ts';
-import { modeRefused, SandboxError } from './errors.ts';
+import { SandboxError } from './errors.ts';
 import { findImages } from './findImages.ts';
 import { DEFAULT_SUITE } from './imageRecipes.ts';
-import type { ImageRecord } from './imageStore.ts';
+import { layerStack } from './layerStack.ts';
 import { limitsFromEnvironment, type SandboxLimitOverrides } from './limits/SandboxLimits.ts';
 import { ensureAptLayer } from './packages/aptLayer.ts';
 import { ensureEvidenceLayer } from './proof/evidenceLayer.ts';
@@ -60,10 +60,14 @@ async function createLocalSandbox(options: CreateSandboxOptions): Promise<Chroot
   const paths = sandboxPaths(options.home);
   await cleanupStale(paths);
   const images = await findImages(options.home, suite);
-  const setupHint = `rvport sandbox setup --mode ${mode}${suite === DEFAULT_SUITE ? '' : ` --suite ${suite}`}`;
-  if (!images.rootfs) {
-    throw new SandboxError('image-missing', `no riscv64 ${suite} image in ${paths.images}`, setupHint);
-  }
+  const {
+    stack,
+    layer,
+    images: used,
+  } = layerStack(images, mode, {
+    ...(options.rust ? { rust: true } : {}),
+    imagesDir: paths.images,
+  });
   const ids = readSubordinateIds();
   let limits: SandboxLimitOverrides;
   try {
@@ -71,49 +75,10 @@ async function createLocalSandbox(options: CreateSandboxOptions): Promise<Chroot
   } catch (error) {
     throw new SandboxError('sandbox-failed', (error as Error).message);
   }
-  const adopt = (records: Array<ImageRecord | undefined>) =>
-    adoptImages(
-      paths,
-      records.filter((r): r is ImageRecord => r !== undefined),
-      ids,
-    );
-  if (mode === 'emulated') {
-    await adopt([images.rootfs]);
-    const stack = {
-      mode,
-      lowerKeys: [images.rootfs.key],
-      ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
-    };
-    const apt = await ensureAptLayer(paths, stack, ids);
-    return createInstance(paths, {
-      ...stack,
-      lowerKeys: [apt.key, ...stack.lowerKeys],
-      ...(options.env ? { env: options.env } : {}),
-      ...(Object.keys(limits).length > 0 ? { limits } : {}),
-      keep: options.keep ?? false,
-    });
-  }
-  // Both layered modes: a layer over the rootfs and the x86_64 tools tree it runs from.
-  const { layer, tools, name } =
-    mode === 'native-userland'
-      ? { layer: images.native, tools: images.nativeTools, name: 'native-userland' }
-      : options.rust
-        ? { layer: images.rust, tools: images.rustTools, name: 'accelerated Rust' }
-        : { layer: images.accel, tools: images.tools, name: 'accelerated-mode' };
-  if (layer?.refusedReason) throw modeRefused(mode, layer.refusedReason);
-  if (!tools || !layer) {
-    throw new SandboxError('image-missing', `the ${name} images for ${suite} are not provisioned`, setupHint);
-  }
-  await adopt([images.rootfs, layer, tools]);
-  const stack = {
-    mode,
-    lowerKeys: [layer.key, images.rootfs.key],
-    ...(images.rootfs.mirror ? { mirror: images.rootfs.mirror } : {}),
-    toolsKey: tools.key,
-  };
+  await adoptImages(paths, used, ids);
   const apt = await ensureAptLayer(paths, stack, ids);
   const evidence =
-    mode === 'native-userland' && options.evidence
+    mode === 'native-userland' && options.evidence && layer
       ? await ensureEvidenceLayer(paths, layer, ids, options.evidence.samplePerMille)
       : undefined;
   return createInstance(paths, {
