@@ -105,11 +105,12 @@ describe('the recorder', () => {
   });
 
   it('ends when its program has, though the writer of its stdin keeps the pipe open (debconf and ucf)', async () => {
-    await setRules(0);
+    await setRules(1000);
     await writeFile(log(), '');
-    // both are replayed (machine class) and neither reads stdin, whose pipe stays open until the
-    // test ends it: numfmt could read it (without operands it does), so its stdin is captured and
-    // the capture gives up; seq never reads it and is run under both programs all the same
+    await writeFile(join(root, 'in.txt'), 'one\ntwo\n');
+    // neither reads stdin, whose pipe stays open until the test ends it: sed could (without a file
+    // operand it does), so its stdin is captured and the capture gives up; seq never reads it and
+    // is run under both programs all the same
     const held = async (program: string, args: string[]) => {
       const child = spawn(join(root, 'bin', program), args, {
         cwd: root,
@@ -127,14 +128,37 @@ describe('the recorder', () => {
       if (outcome === 'stuck') child.kill('SIGKILL');
       return { outcome, stdout };
     };
-    expect(await held('numfmt', ['1000'])).toEqual({ outcome: 0, stdout: '1000\n' });
+    expect(await held('sed', ['-n', '2p', 'in.txt'])).toEqual({ outcome: 0, stdout: 'two\n' });
     expect(await held('seq', ['2'])).toEqual({ outcome: 0, stdout: '1\n2\n' });
     const { invocations } = readInvocationLog(await readFile(log(), 'latin1'));
     expect(invocations.map((c) => [c.program, c.outcome])).toEqual([
-      ['numfmt', 'skip:stdin-open'],
+      ['sed', 'skip:stdin-open'],
       ['seq', 'same'],
     ]);
   }, 40_000);
+
+  it('waits out a slow writer before it gives up on a machine-dependent call', async () => {
+    await setRules(0);
+    await writeFile(log(), '');
+    const child = spawn(join(root, 'bin', 'sort'), ['-g'], {
+      cwd: root,
+      env: { PATH: '/usr/bin:/bin', RVPORT_EVIDENCE_RULES: rules },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    const ended = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // a producer that is silent for longer than a sampled call's capture waits
+    child.stdin.write('10\n');
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    child.stdin.end('9\n');
+    expect(await ended).toBe(0);
+    expect(stdout).toBe('9\n10\n');
+    const { invocations } = readInvocationLog(await readFile(log(), 'latin1'));
+    expect(invocations.map((c) => [c.program, c.class, c.outcome])).toEqual([['sort', 'machine', 'same']]);
+  }, 30_000);
 
   it('samples and classifies exactly as invocationRules.ts does', async () => {
     await setRules(300);

@@ -35,7 +35,11 @@ extern char **environ;
 #define RULES_PATH "/usr/lib/rvport-evidence/rules"
 #endif
 #define STDIN_CAP (32u << 20)
+/* how long a pipe may stay silent before the capture gives up: a sampled call loses nothing but
+   its sample; a machine-dependent one that gives up refuses the fast userland, so its writer
+   (a slow producer in a pipeline) gets longer */
 #define STDIN_IDLE_MS 1000
+#define MACHINE_STDIN_IDLE_MS 20000
 /* how often a pump whose stdin is quiet looks whether its program has exited */
 #define PUMP_CHECK_MS 100
 
@@ -275,15 +279,15 @@ static void exit_like(int status) {
 
 /*
  * stdin of a pipe is read whole into a memory file so both programs get the same bytes. When the
- * writer keeps it open (idle for a second) or it is too big, the bytes already read are handed
+ * writer keeps it open (silent for idle_ms) or it is too big, the bytes already read are handed
  * on to the x86_64 program through a pipe, followed by the rest: nothing is lost or reordered.
  */
-static int read_pipe_stdin(int mem, char **buffered, size_t *len) {
+static int read_pipe_stdin(int mem, int idle_ms, char **buffered, size_t *len) {
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap);
   for (;;) {
     struct pollfd p = {.fd = 0, .events = POLLIN};
-    int ready = poll(&p, 1, STDIN_IDLE_MS);
+    int ready = poll(&p, 1, idle_ms);
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) break;
     if (n == cap) {
@@ -390,7 +394,7 @@ int main(int argc, char **argv) {
     int mem = memfd_create("stdin", MFD_CLOEXEC);
     char *buf = 0;
     size_t len = 0;
-    if (mem < 0 || !read_pipe_stdin(mem, &buf, &len)) {
+    if (mem < 0 || !read_pipe_stdin(mem, machine ? MACHINE_STDIN_IDLE_MS : STDIN_IDLE_MS, &buf, &len)) {
       log_call(cls, "skip:stdin-open", -1, name, cwd, argc, argv);
       pump_and_exec(real, argv, buf, len);
     }
