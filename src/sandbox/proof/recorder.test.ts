@@ -37,6 +37,21 @@ function call(program: string, args: string[], input = '', env: Record<string, s
   });
 }
 
+/** A recorded call whose stdin the test writes and ends itself. */
+function spawnCall(program: string, args: string[]) {
+  const child = spawn(join(root, 'bin', program), args, {
+    cwd: root,
+    env: { PATH: '/usr/bin:/bin', RVPORT_EVIDENCE_RULES: rules },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  const ended = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, ended, stdout: () => stdout };
+}
+
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'rvport-recorder-'));
   rules = join(root, 'rules');
@@ -112,21 +127,12 @@ describe('the recorder', () => {
     // operand it does), so its stdin is captured and the capture gives up; seq never reads it and
     // is run under both programs all the same
     const held = async (program: string, args: string[]) => {
-      const child = spawn(join(root, 'bin', program), args, {
-        cwd: root,
-        env: { PATH: '/usr/bin:/bin', RVPORT_EVIDENCE_RULES: rules },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-      });
-      const ended = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const { child, ended, stdout } = spawnCall(program, args);
       const stuck = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 15_000));
       const outcome = await Promise.race([ended, stuck]);
       child.stdin.end();
       if (outcome === 'stuck') child.kill('SIGKILL');
-      return { outcome, stdout };
+      return { outcome, stdout: stdout() };
     };
     expect(await held('sed', ['-n', '2p', 'in.txt'])).toEqual({ outcome: 0, stdout: 'two\n' });
     expect(await held('seq', ['2'])).toEqual({ outcome: 0, stdout: '1\n2\n' });
@@ -140,22 +146,13 @@ describe('the recorder', () => {
   it('waits out a slow writer before it gives up on a machine-dependent call', async () => {
     await setRules(0);
     await writeFile(log(), '');
-    const child = spawn(join(root, 'bin', 'sort'), ['-g'], {
-      cwd: root,
-      env: { PATH: '/usr/bin:/bin', RVPORT_EVIDENCE_RULES: rules },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    const ended = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, ended, stdout } = spawnCall('sort', ['-g']);
     // a producer that is silent for longer than a sampled call's capture waits
     child.stdin.write('10\n');
     await new Promise((resolve) => setTimeout(resolve, 2500));
     child.stdin.end('9\n');
     expect(await ended).toBe(0);
-    expect(stdout).toBe('9\n10\n');
+    expect(stdout()).toBe('9\n10\n');
     const { invocations } = readInvocationLog(await readFile(log(), 'latin1'));
     expect(invocations.map((c) => [c.program, c.class, c.outcome])).toEqual([['sort', 'machine', 'same']]);
   }, 30_000);
