@@ -60,12 +60,12 @@ beforeAll(async () => {
   execFileSync(recorderCompiler() ?? 'gcc', ['-O2', '-static', '-o', recorder, RECORDER_SOURCE]);
   await mkdir(join(root, 'bin'));
   await mkdir(join(root, 'native', root, 'bin'), { recursive: true });
-  for (const program of ['printf', 'sed', 'sort', 'seq', 'cp', 'bash', 'printenv', 'numfmt']) {
+  for (const program of ['printf', 'sed', 'sort', 'seq', 'cp', 'bash', 'printenv', 'numfmt', 'mawk']) {
     await link(recorder, join(root, 'bin', program));
     await symlink(`/usr/bin/${program}`, join(root, 'native', root, 'bin', program));
   }
   // the "riscv64" twins: the same host programs, except printf, which prints float digits of its own
-  for (const program of ['sed', 'sort', 'seq', 'cp', 'bash', 'printenv', 'numfmt'])
+  for (const program of ['sed', 'sort', 'seq', 'cp', 'bash', 'printenv', 'numfmt', 'mawk'])
     await symlink(`/usr/bin/${program}`, join(root, 'bin', `${program}.riscv64`));
   const twin = join(root, 'bin', 'printf.riscv64');
   await writeFile(
@@ -176,6 +176,24 @@ describe('the recorder', () => {
     expect(expected.filter((c) => c === 'sample').length).toBeGreaterThan(5);
     expect(classifyInvocation('sort', ['-k1,1g', '-o', 'out'])).toEqual({ machine: true, replayable: false });
     expect(invocations.at(-1)?.outcome).toBe('unreplayable');
+  });
+
+  it("finds awk's math builtins by name, as invocationRules.ts does (tap-driver's copy_in_global_log is none)", async () => {
+    await setRules(0);
+    await writeFile(log(), '');
+    const scripts = [
+      'function copy_in_global_log() { return 1 } BEGIN { print copy_in_global_log() }',
+      'BEGIN { print sqrt (4) }',
+      'BEGIN { x = log(1); print x }',
+    ];
+    for (const script of scripts) expect(call('mawk', [script]).status).toBe(0);
+    const { invocations } = readInvocationLog(await readFile(log(), 'latin1'));
+    expect(invocations.map((c) => c.class)).toEqual(['plain', 'machine', 'machine']);
+    expect(scripts.map((script) => classifyInvocation('mawk', [script]).machine)).toEqual([
+      false,
+      true,
+      true,
+    ]);
   });
 
   it("takes only bash's own leading options for its --version, not a script's argument", async () => {
