@@ -10,6 +10,7 @@ import { readFileOverRun, writeFileOverRun } from '../filesOverRun.ts';
 import { type CgroupPlacement, createCgroupPlacement } from '../limits/cgroupLimits.ts';
 import { resolveLimits } from '../limits/SandboxLimits.ts';
 import { watchDisk } from '../limits/watchDisk.ts';
+import { checkInstallRequest } from '../packages/checkInstallRequest.ts';
 import { DebDownloadError, downloadDebs } from '../packages/downloadDebs.ts';
 import { parseAptUris } from '../packages/parseAptUris.ts';
 import { removeTree } from '../removeTree.ts';
@@ -53,7 +54,6 @@ const HOST_ENV: Readonly<Record<string, string>> = {
 export const DEFAULT_OUTPUT_CAP_BYTES = 256 * 1024;
 /** Host-side file operations (copying an upper layer) get this long. */
 const HOST_OP_TIMEOUT_MS = 30 * 60_000;
-const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]+(:[a-z0-9]+)?(=[A-Za-z0-9.+~:-]+)?$/;
 
 /** Layout of one instance on the host. */
 export function instanceLayout(paths: SandboxPaths, id: string) {
@@ -192,10 +192,7 @@ export class ChrootSandbox implements Sandbox {
     packages: readonly string[],
     options: Pick<SandboxRunOptions, 'timeoutMs' | 'signal' | 'onStdout' | 'onStderr' | 'logFile'> = {},
   ): Promise<SandboxRunResult> {
-    const bad = packages.filter((p) => !PACKAGE_NAME.test(p));
-    if (bad.length > 0)
-      throw new SandboxError('sandbox-failed', `not Debian package names: ${bad.join(', ')}`);
-    if (packages.length === 0) throw new SandboxError('sandbox-failed', 'no packages to install');
+    checkInstallRequest(packages);
     // dpkg without a pty: maintainer scripts write to pipes, which per-build evidence can
     // record (a call whose stderr is a terminal cannot be, and refuses the fast userland)
     const aptOptions = ['-y', '-q', '--no-install-recommends', '-o', 'Dpkg::Use-Pty=0'];

@@ -10,6 +10,7 @@ import { copyOutTree } from '../chroot/copyOutTree.ts';
 import { SandboxError } from '../errors.ts';
 import { readFileOverRun, writeFileOverRun } from '../filesOverRun.ts';
 import { resolveLimits, type SandboxLimitOverrides } from '../limits/SandboxLimits.ts';
+import { checkInstallRequest } from '../packages/checkInstallRequest.ts';
 import { DebDownloadError, downloadDebs } from '../packages/downloadDebs.ts';
 import { parseAptUris } from '../packages/parseAptUris.ts';
 import {
@@ -47,7 +48,6 @@ const SHORT_TIMEOUT_MS = 60_000;
 /** At most this much comes back from the remote in one copy out. */
 export const MAX_COPY_OUT_BYTES = 8 * 1024 ** 3;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]+(:[a-z0-9]+)?(=[A-Za-z0-9.+~:-]+)?$/;
 
 export interface SshSandboxInit {
   id: string;
@@ -172,10 +172,7 @@ export class SshSandbox implements Sandbox {
     packages: readonly string[],
     options: Pick<SandboxRunOptions, 'timeoutMs' | 'signal' | 'onStdout' | 'onStderr' | 'logFile'> = {},
   ): Promise<SandboxRunResult> {
-    const bad = packages.filter((p) => !PACKAGE_NAME.test(p));
-    if (bad.length > 0)
-      throw new SandboxError('sandbox-failed', `not Debian package names: ${bad.join(', ')}`);
-    if (packages.length === 0) throw new SandboxError('sandbox-failed', 'no packages to install');
+    checkInstallRequest(packages);
     const listed = await this.run(
       [
         'apt-get',
