@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -152,6 +152,43 @@ describe('compareBuildTrees', () => {
     ]);
     const same = await compareBuildTrees(join(a, 'src'), join(a, 'src'));
     expect(same).toEqual({ identical: true, files: 2, differences: [] });
+  });
+
+  it("compares an automake test's log by its verdicts (.trs), and a log without one in full", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'rvport-compare-'));
+    const [a, b] = [join(root, 'a'), join(root, 'b')];
+    for (const [dir, pid] of [
+      [a, '26df'],
+      [b, '123f'],
+    ] as const) {
+      await mkdir(join(dir, 'unit'), { recursive: true });
+      await writeFile(
+        join(dir, 'unit', 'test-netlink.log'),
+        `[NETLINK] > 20 00 00 00 ${pid}\nPASS: test-netlink\n`,
+      );
+      await writeFile(
+        join(dir, 'unit', 'test-netlink.trs'),
+        ':test-result: PASS\n:global-test-result: PASS\n',
+      );
+      await writeFile(join(dir, 'unit', 'build.log'), `pid ${pid}\n`);
+    }
+    const result = await compareBuildTrees(a, b, ['accelerated', 'native-userland']);
+    expect(result.differences.map(formatDifference)).toEqual([
+      'unit/build.log:1 (other): accelerated "pid 26df", native-userland "pid 123f"',
+    ]);
+    expect(result.testLogs).toBe(1);
+    // a verdict that differs is a difference
+    await writeFile(join(b, 'unit', 'test-netlink.trs'), ':test-result: FAIL\n:global-test-result: FAIL\n');
+    await writeFile(join(b, 'unit', 'build.log'), 'pid 26df\n');
+    expect((await compareBuildTrees(a, b)).differences.map(formatDifference)).toEqual([
+      'unit/test-netlink.trs:1 (other): a ":test-result: PASS", b ":test-result: FAIL"',
+    ]);
+    // a log whose .trs only one build wrote is compared in full (and the .trs is missing)
+    await rm(join(b, 'unit', 'test-netlink.trs'));
+    expect((await compareBuildTrees(a, b)).differences.map((d) => d.path)).toEqual([
+      'unit/test-netlink.log',
+      'unit/test-netlink.trs',
+    ]);
   });
 });
 

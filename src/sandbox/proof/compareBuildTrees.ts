@@ -17,6 +17,8 @@ export interface TreeComparison {
   identical: boolean;
   /** Files (and links) compared. */
   files: number;
+  /** Test logs compared by their verdicts only (testLogOf); absent when none. */
+  testLogs?: number;
   differences: TreeDifference[];
 }
 
@@ -47,6 +49,20 @@ export const IGNORED_PATHS: readonly RegExp[] = [
   /(^|\/)\.git(\/|$)/,
   /(^|\/)\.ninja_(log|deps)$/,
 ];
+
+/**
+ * The verdict file of an automake test log: the parallel test harness writes each test's output
+ * to `T.log` and its results to `T.trs` (`:test-result: PASS`, …). The log is what the riscv64 test
+ * program printed as it ran, so it holds run-dependent text no normalisation can know (process ids
+ * in netlink dumps, the interleaving of its stdout and stderr: ell's test-main and test-netlink
+ * differ so between any two runs); the `.trs` beside it holds what the test decided and is
+ * compared in full. Returns the `.trs` path when `path` is such a log.
+ */
+export function testLogOf(path: string, exists: (path: string) => boolean): string | undefined {
+  if (!path.endsWith('.log')) return undefined;
+  const trs = `${path.slice(0, -'.log'.length)}.trs`;
+  return exists(trs) ? trs : undefined;
+}
 
 export function classifyBuildFile(path: string, content?: Buffer): BuildFileKind {
   if (CONFIGURE_OUTPUTS.test(basename(path))) return 'configure';
@@ -211,7 +227,9 @@ export async function compareBuildTrees(
   const [left, right] = await Promise.all([listTree(a), listTree(b)]);
   const differences: TreeDifference[] = [];
   let files = 0;
+  let testLogs = 0;
   const paths = [...new Set([...left.keys(), ...right.keys()])].sort();
+  const fileInBoth = (path: string) => left.get(path)?.type === 'file' && right.get(path)?.type === 'file';
   for (const path of paths) {
     const [x, y] = [left.get(path), right.get(path)];
     if (!x || !y) {
@@ -239,6 +257,8 @@ export async function compareBuildTrees(
           detail: `link to ${x.target} in ${labels[0]}, to ${y.target} in ${labels[1]}`,
         });
       }
+    } else if (x.type === 'file' && testLogOf(path, fileInBoth)) {
+      testLogs++;
     } else if (x.type === 'file') {
       files++;
       const difference = compareFileContents(
@@ -250,7 +270,7 @@ export async function compareBuildTrees(
       if (difference) differences.push(difference);
     }
   }
-  return { identical: differences.length === 0, files, differences };
+  return { identical: differences.length === 0, files, ...(testLogs > 0 ? { testLogs } : {}), differences };
 }
 
 /** One line per difference: `path:line (kind): detail`. */
