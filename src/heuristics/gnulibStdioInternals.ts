@@ -7,7 +7,8 @@ import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
  * exporting, so every stdio replacement (fseeko, fflush, fpurge, freadahead, freading, fseterr)
  * takes its "unknown platform" branch. gnulib's own fix tests `_IO_EOF_SEEN`, which glibc still
  * defines, and defines the two flag values in stdio-impl.h; the same edit is made here, in the
- * sandbox, on every copy of gnulib in the tree (idempotent: files already fixed are left alone).
+ * sandbox, on every copy of gnulib in the tree (idempotent: files already fixed are left alone;
+ * "fixed" is the test `defined _IO_EOF_SEEN`, not the name, which the old fseeko.c uses as a flag).
  */
 const GNULIB_PORT_ERROR = /#error "Please port gnulib \w+\.c to your platform!/;
 
@@ -26,7 +27,7 @@ const STDIO_IMPL_ADDITION = [
 ].join('\\n');
 
 export const GNULIB_STDIO_COMMANDS: readonly string[] = [
-  `grep -rlZ --include='*.c' -e 'defined _IO_ftrylockfile' "$RVPORT_SRC" | xargs -0 -r grep -LZ _IO_EOF_SEEN | xargs -0 -r sed -i 's/defined _IO_ftrylockfile/defined _IO_EOF_SEEN || defined _IO_ftrylockfile/g'`,
+  `grep -rlZ --include='*.c' -e 'defined _IO_ftrylockfile' "$RVPORT_SRC" | xargs -0 -r grep -LZ 'defined _IO_EOF_SEEN' | xargs -0 -r sed -i 's/defined _IO_ftrylockfile/defined _IO_EOF_SEEN || defined _IO_ftrylockfile/g'`,
   `find "$RVPORT_SRC" -name stdio-impl.h -type f -print0 | xargs -0 -r grep -LZ '_IO_IN_BACKUP 0x100' | xargs -0 -r -I{} sh -c 'printf "${STDIO_IMPL_ADDITION}" >> "$1"' sh {}`,
 ];
 
