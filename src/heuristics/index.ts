@@ -32,6 +32,7 @@ import { missingBuildTool } from './missingBuildTool.ts';
 import { missingCompiler } from './missingCompiler.ts';
 import { otherBuildSystem } from './otherBuildSystem.ts';
 import { permissiveOldC } from './permissiveOldC.ts';
+import { prestandardCxxHeader } from './prestandardCxxHeader.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 import { refreshConfigGuess } from './refreshConfigGuess.ts';
@@ -59,6 +60,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   cmakeMissingPackage,
   cmakeProjectMessage,
   mesonMissingDependency,
+  // a configure check for a C++ header of before 1998 that the code never includes
+  prestandardCxxHeader,
   configureMissingDependency,
   // Debian's crate registry has another version of a crate the manifest asks for
   crateVersionFromDebian,
