@@ -24,6 +24,7 @@ import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { gitVersionFallback } from './gitVersionFallback.ts';
 import { gnulibStdioInternals } from './gnulibStdioInternals.ts';
 import { includeCstdint } from './includeCstdint.ts';
+import { includeNamedHeader } from './includeNamedHeader.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
 import { linkNamedLibrary } from './linkNamedLibrary.ts';
 import { mcmodelMedany } from './mcmodelMedany.ts';
@@ -80,6 +81,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   commonSymbols,
   mcmodelMedany,
   gnulibStdioInternals,
+  // the header GCC names for an undeclared name, then <cstdint> where it names none
+  includeNamedHeader,
   includeCstdint,
   keepWarningsWarnings,
   // Before -fpermissive: example programs that fail are left out rather than compiled leniently.
