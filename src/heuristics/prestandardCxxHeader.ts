@@ -1,4 +1,5 @@
-import { readTextConfined, walkConfined } from '../fs/index.ts';
+import { SourceTree } from '../analysis/SourceTree.ts';
+import { languageOf } from '../analysis/scanArchitecture.ts';
 import { buildTreeRoot } from './buildTreeRoot.ts';
 import { withEnv } from './planEdits.ts';
 import type { HeuristicContext, RecoveryHeuristic } from './RecoveryHeuristic.ts';
@@ -25,8 +26,6 @@ const PRESTANDARD = new Set([
 /** The last `checking for NAME.h... no` before configure's error. */
 const CHECK_FAILED = /^checking for ([a-z]+)\.h\.\.\. no$/;
 const CONFIGURE_ERROR = /^configure: error: /;
-const SOURCE_FILE = /\.(c|cc|cpp|cxx|c\+\+|C|h|hh|hpp|hxx|H|inl|tcc)$/;
-const MAX_FILES = 20_000;
 
 /** The pre-standard header whose missing check stopped configure, or null. */
 function failedHeader(output: string): string | null {
@@ -40,18 +39,15 @@ function failedHeader(output: string): string | null {
   return null;
 }
 
-/** Whether any source file of the tree includes `<NAME.h>` (or `"NAME.h"`). */
+/**
+ * Whether any C or C++ file of the tree includes `<NAME.h>` (or `"NAME.h"`); a tree that cannot
+ * be walked counts as one that does.
+ */
 function includedByCode(ctx: HeuristicContext, name: string): boolean {
-  const root = buildTreeRoot(ctx);
+  const tree = SourceTree.fromDisk(buildTreeRoot(ctx));
+  if (tree.files.length === 0) return true;
   const include = new RegExp(`^\\s*#\\s*include\\s*[<"]${name}\\.h[>"]`, 'm');
-  const files = walkConfined(root, {
-    maxEntries: MAX_FILES,
-    skipDir: (folder) => folder === '.git',
-  }).entries.filter((e) => e.type === 'file' && SOURCE_FILE.test(e.name));
-  return files.some((file) => {
-    const { text } = readTextConfined(root, file.path, { maxBytes: 1024 * 1024, encoding: 'latin1' });
-    return text !== null && include.test(text);
-  });
+  return tree.files.some((path) => languageOf(path) === 'c' && include.test(tree.read(path) ?? ''));
 }
 
 export const prestandardCxxHeader: RecoveryHeuristic = {
@@ -60,12 +56,7 @@ export const prestandardCxxHeader: RecoveryHeuristic = {
   match(ctx) {
     if (ctx.failure.phase !== 'configure') return null;
     const name = failedHeader(ctx.failure.output);
-    if (!name) return null;
-    try {
-      if (includedByCode(ctx, name)) return null;
-    } catch {
-      return null;
-    }
+    if (!name || includedByCode(ctx, name)) return null;
     return {
       key: `prestandard-${name}`,
       reason: `configure stops for <${name}.h>, a C++ header of before 1998 that no file of the tree includes`,
