@@ -18,6 +18,11 @@ describe('normalizeBuildText', () => {
   it('masks wall-clock times everywhere and durations only in test logs', () => {
     expect(normalizeBuildText('built on Mon Nov 30 14:04:27 UTC 2026 by me')).toBe('built on <TIME> by me');
     expect(normalizeBuildText('at 2026-11-30T14:04:27.123Z')).toBe('at <TIME>');
+    expect(normalizeBuildText('"POT-Creation-Date: 2026-12-03 10:07+0000\\n"', 'po/x.pot')).toBe(
+      '"POT-Creation-Date: <TIME>\\n"',
+    );
+    // a date and a time of day without seconds or a zone is not taken for a clock reading
+    expect(normalizeBuildText('release 2026-12-03 10:07 notes')).toBe('release 2026-12-03 10:07 notes');
     expect(normalizeBuildText('./configure: line 1864:  2538 Aborted     ./conftest$ac_exeext')).toBe(
       './configure: line 1864:  <PID> Aborted     ./conftest$ac_exeext',
     );

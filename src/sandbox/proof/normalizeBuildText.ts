@@ -27,9 +27,11 @@ export const RUN_DEPENDENT_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacemen
   { pattern: /\bTryCompile-[0-9A-Za-z]{6}\b/g, replacement: 'TryCompile-XXXXXX' },
   // …and random try_compile target names: "cmTC_c013b"
   { pattern: /\bcmTC_[0-9a-f]{5}\b/g, replacement: 'cmTC_XXXXX' },
-  // ISO 8601 and syslog-like stamps: "2026-11-30T14:04:27.123Z", "2026-11-30 14:04:27"
+  // ISO 8601 and syslog-like stamps: "2026-11-30T14:04:27.123Z", "2026-11-30 14:04:27", and
+  // gettext's minutes with a zone (xgettext's POT-Creation-Date: "2026-12-03 10:07+0000")
   {
-    pattern: /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?\b/g,
+    pattern:
+      /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?\b|(Z|[+-]\d{2}:?\d{2})\b)/g,
     replacement: '<TIME>',
   },
 ];
