@@ -12,6 +12,7 @@ import {
   ensureAptLayer,
   NO_PRECONFIGURE_CONF,
 } from '../../src/sandbox/packages/aptLayer.ts';
+import { DPKG_BACKEND_DIR } from '../../src/sandbox/packages/dpkgBackend.ts';
 import { sandboxPaths } from '../../src/sandbox/sandboxPaths.ts';
 import { readSubordinateIds } from '../../src/sandbox/userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../../src/sandbox/userns/treeOwner.ts';
@@ -58,6 +59,48 @@ describe('the apt layer', () => {
         timeoutMs: 120_000,
       });
       expect(listed.stdout).toBe('install ok installed');
+      // unpacked by the x86_64 extractor, the files are the package's own (dpkg checks each
+      // file against the package's md5sums and prints nothing when all match)
+      expect(layer.dpkgBackend).toEqual({ link: '/native/usr/bin/dpkg-deb', version: expect.any(String) });
+      const verified = await box.run(['dpkg', '--verify', 'libidn12'], { timeoutMs: 120_000 });
+      expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
+      expect(verified.stdout).toBe('');
+      // a build's commands never get it: only an install puts its folder in the PATH
+      const found = await box.run(['sh', '-c', 'command -v dpkg-deb'], { timeoutMs: 120_000 });
+      expect(found.stdout.trim()).toBe('/usr/bin/dpkg-deb');
+    },
+    20 * 60_000,
+  );
+
+  it(
+    'hands dpkg the extractor of the install’s PATH (a logging stand-in sees its calls)',
+    async () => {
+      const { lowerKeys } = await instanceRecord(box);
+      const key = `test-logging-backend-${process.pid}`;
+      const bin = join(paths.image(key), 'tree', DPKG_BACKEND_DIR);
+      await mkdir(bin, { recursive: true });
+      await writeFile(
+        join(bin, 'dpkg-deb'),
+        '#!/bin/sh\necho "$@" >> /var/log/rvport-backend.log\nexec /native/usr/bin/dpkg-deb "$@"\n',
+      );
+      await chmod(join(bin, 'dpkg-deb'), 0o755);
+      await giveToSandboxRoot(readSubordinateIds(), [join(paths.image(key), 'tree')]);
+      const images = await findImages();
+      const instance = await createInstance(paths, {
+        mode: 'accelerated',
+        lowerKeys: [key, ...lowerKeys],
+        ...(images.tools ? { toolsKey: images.tools.key } : {}),
+        keep: false,
+      });
+      try {
+        const installed = await instance.installPackages(['libidn12'], { timeoutMs: 15 * 60_000 });
+        expect(installed.exitCode, installed.stderr.slice(-2000)).toBe(0);
+        const log = await instance.run(['cat', '/var/log/rvport-backend.log'], { timeoutMs: 120_000 });
+        expect(log.stdout).toMatch(/--fsys-tarfile \S*libidn12/);
+      } finally {
+        await instance.destroy();
+        await rm(paths.image(key), { recursive: true, force: true });
+      }
     },
     20 * 60_000,
   );

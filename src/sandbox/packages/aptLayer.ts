@@ -1,14 +1,21 @@
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ChrootSandbox } from '../chroot/ChrootSandbox.ts';
 import { createInstance, type NewInstance } from '../chroot/instanceStore.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../userns/treeOwner.ts';
+import {
+  DPKG_BACKEND_CONF,
+  DPKG_BACKEND_DIR,
+  DPKG_BACKEND_SETTING,
+  type DpkgBackend,
+  nativeDpkgBackend,
+} from './dpkgBackend.ts';
 
 /** Part of the layer's key: what the layer holds besides the caches. */
-const APT_LAYER_VERSION = 1;
+const APT_LAYER_VERSION = 2;
 export const APT_LAYER_RECORD = 'apt.json';
 /** apt's binary caches, as `apt-cache gencaches` writes them. */
 export const APT_CACHES = ['pkgcache.bin', 'srcpkgcache.bin'] as const;
@@ -31,6 +38,11 @@ export interface AptLayer {
   lowerKeys: string[];
   /** Why it holds no caches, when apt could not make them (the setting is still there). */
   cachesMissing?: string;
+  /**
+   * The package extractor installs run (dpkgBackend.ts): the tools tree's x86_64 dpkg-deb, or
+   * why the riscv64 one stays (no tools tree in emulated mode, another dpkg version).
+   */
+  dpkgBackend?: DpkgBackend;
 }
 
 /** The stack of image layers an instance is made of, and how it runs. */
@@ -45,7 +57,9 @@ export type LayerStack = Pick<NewInstance, 'mode' | 'lowerKeys' | 'toolsKey' | '
  * (~3 s): together about half of installing a small package's Build-Depends (BENCHMARKS.md).
  * apt checks the caches against the lists' and the status file's sizes and times on every call
  * and remakes them when they no longer match, so a stale cache costs time, never correctness.
- * Made once per stack; the key names the stack.
+ * Where the stack has an x86_64 tools tree with the same dpkg, the layer also holds the x86_64
+ * package extractor that installs run (dpkgBackend.ts). Made once per stack; the key names the
+ * stack.
  */
 export async function ensureAptLayer(
   paths: SandboxPaths,
@@ -66,12 +80,24 @@ export async function ensureAptLayer(
     const conf = join(tree, NO_PRECONFIGURE_CONF);
     await mkdir(dirname(conf), { recursive: true });
     await writeFile(conf, NO_PRECONFIGURE, { mode: 0o644 });
+    const rootfsKey = stack.lowerKeys.at(-1);
+    const dpkgBackend: DpkgBackend =
+      stack.toolsKey && rootfsKey
+        ? await nativeDpkgBackend(paths, rootfsKey, stack.toolsKey)
+        : { refused: 'no x86_64 tools tree in this mode' };
+    if ('link' in dpkgBackend) {
+      const dir = join(tree, DPKG_BACKEND_DIR);
+      await mkdir(dir, { recursive: true });
+      await symlink(dpkgBackend.link, join(dir, 'dpkg-deb'));
+      await writeFile(join(tree, DPKG_BACKEND_CONF), DPKG_BACKEND_SETTING, { mode: 0o644 });
+    }
     // the tree belongs to the sandbox's root, as the other layers do
     await giveToSandboxRoot(ids, [tree]);
     const layer: AptLayer = {
       key,
       lowerKeys: [...stack.lowerKeys],
       ...(cachesMissing ? { cachesMissing } : {}),
+      dpkgBackend,
     };
     await writeFile(join(temp, APT_LAYER_RECORD), `${JSON.stringify(layer, null, 2)}\n`);
     try {
