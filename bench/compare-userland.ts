@@ -25,7 +25,7 @@ import {
   type ProofMode,
   proveNativeUserland,
 } from '../src/port/proveNativeUserland.ts';
-import { formatDifference } from '../src/sandbox/proof/compareBuildTrees.ts';
+import { formatDifference, type TreeDifference } from '../src/sandbox/proof/compareBuildTrees.ts';
 import { loadUserlandProofs, saveUserlandProofs } from '../src/sandbox/proof/userlandProofs.ts';
 import { corpusList, ensureCorpus } from '../test/helpers/corpus.ts';
 
@@ -53,7 +53,7 @@ function row(run: NativeUserlandProofRun): string {
   const verdict = !run.comparison
     ? 'not compared (no build tree)'
     : run.comparison.identical
-      ? 'identical'
+      ? `identical${run.comparison.leftByFailedTests ? ` (but ${run.comparison.leftByFailedTests.length} files the failed test step left, e.g. ${formatDifference(run.comparison.leftByFailedTests[0] as TreeDifference).replace(/\|/g, '\\|')})` : ''}`
       : `differs: ${run.comparison.differences[0] ? formatDifference(run.comparison.differences[0]).replace(/\|/g, '\\|') : ''}`;
   const result = (mode: ProofMode) => run.runs.find((x) => x.mode === mode)?.result ?? '-';
   const auto = run.runs.find((x) => x.mode === 'auto');
@@ -165,6 +165,9 @@ for (const name of names) {
       `${name}: ${run.comparison.identical ? 'identical' : 'DIFFERENT'} (${run.comparison.files} files)${run.comparison.differences
         .slice(0, 10)
         .map((d) => `\n  ${formatDifference(d)}`)
+        .join('')}${(run.comparison.leftByFailedTests ?? [])
+        .slice(0, 10)
+        .map((d) => `\n  left by the failed test step: ${formatDifference(d)}`)
         .join('')}`,
     );
   }

@@ -21,6 +21,8 @@ export interface ConfinedEntry {
   /** lstat size (a link's is the length of its target). */
   size: number;
   mode: number;
+  /** lstat modification time, in milliseconds since the epoch. */
+  mtimeMs: number;
   /** What a link points to, as written (never resolved by the walk). */
   target?: string;
   /** With `head`: the first bytes of a regular file (fewer when it is shorter). */
@@ -91,7 +93,14 @@ export function walkConfined(
           : stats.isFile()
             ? 'file'
             : 'other';
-      const entry: ConfinedEntry = { path, name, type, size: stats.size, mode: stats.mode };
+      const entry: ConfinedEntry = {
+        path,
+        name,
+        type,
+        size: stats.size,
+        mode: stats.mode,
+        mtimeMs: stats.mtimeMs,
+      };
       if (type === 'link') {
         try {
           entry.target = readlinkSync(at);

@@ -293,6 +293,8 @@ export interface PortState {
     failed: number;
     exitCode: number | null;
     summary: string;
+    /** When the test step's first command started (ISO 8601; absent when no test ran, and in older states). */
+    startedAt?: string;
     /** Per test, as the harness reported it (older states lack it). */
     cases?: TestCase[];
   } | null;

@@ -53,6 +53,8 @@ export interface ModeRun {
   load?: [number, number];
   /** False for a timing-only run (a mode not compared): the package's tests were not run. */
   testsRun?: boolean;
+  /** The test step's exit status and start (runPackageTests), when it ran. */
+  tests?: { exitCode: number | null; startedAt?: string };
 }
 
 export interface NativeUserlandProofRun {
@@ -171,6 +173,14 @@ export async function proveNativeUserland(
         ...(state?.source.tree ? { sourceTree: state.source.tree } : {}),
         load: [loadBefore, round(loadavg()[0] ?? 0)],
         testsRun: compared,
+        ...(state?.tests?.ran
+          ? {
+              tests: {
+                exitCode: state.tests.exitCode,
+                ...(state.tests.startedAt ? { startedAt: state.tests.startedAt } : {}),
+              },
+            }
+          : {}),
       };
       runs.push(run);
       log(
@@ -183,10 +193,12 @@ export async function proveNativeUserland(
       runs.find((r) => r.mode === 'native-userland') ??
       runs.find((r) => r.mode === 'auto' && r.builtIn === 'native-userland');
     if (!accelerated?.instance || !native?.instance) return { name, runs };
+    const failedTestsStartedAt = bothTestStepsFailed(accelerated, native);
     const comparison = await compareBuildTrees(
       join(paths.instance(accelerated.instance), 'build'),
       join(paths.instance(native.instance), 'build'),
       ['accelerated', 'native-userland'],
+      failedTestsStartedAt ? { failedTestsStartedAt } : {},
     );
     if (accelerated.result !== native.result) {
       comparison.identical = false;
@@ -221,6 +233,14 @@ export async function proveNativeUserland(
     }
     await rm(runHome, { recursive: true, force: true });
   }
+}
+
+/** When the test step started in each run, if it failed in both (see CompareOptions). */
+function bothTestStepsFailed(a: ModeRun, b: ModeRun): [number, number] | undefined {
+  const started = (run: ModeRun) =>
+    run.tests?.exitCode && run.tests.startedAt ? Date.parse(run.tests.startedAt) : Number.NaN;
+  const times: [number, number] = [started(a), started(b)];
+  return times.every(Number.isFinite) ? times : undefined;
 }
 
 /**

@@ -41,6 +41,7 @@ export async function runPackageTests(sandbox: Sandbox, run: PackageTestRun): Pr
     return { ran: false, passed: 0, failed: 0, exitCode: null, summary: 'the build system has no test step' };
   let output = '';
   let exitCode = 0;
+  const startedAt = new Date().toISOString();
   for (const command of commands) {
     run.onCommand?.(command);
     const result = await sandbox.run(command, {
@@ -85,7 +86,7 @@ export async function runPackageTests(sandbox: Sandbox, run: PackageTestRun): Pr
         ...(exitCode === 0 ? {} : { output: tail }),
       },
     ];
-  return { ran: true, passed: counts.passed, failed: counts.failed, exitCode, summary, cases };
+  return { ran: true, passed: counts.passed, failed: counts.failed, exitCode, summary, startedAt, cases };
 }
 
 /**

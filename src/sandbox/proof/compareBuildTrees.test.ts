@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -157,6 +157,43 @@ describe('compareBuildTrees', () => {
     ]);
     const same = await compareBuildTrees(join(a, 'src'), join(a, 'src'));
     expect(same).toEqual({ identical: true, files: 2, differences: [] });
+  });
+
+  it('sets apart what a test step that failed in both runs left, and nothing the build wrote before it', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'rvport-compare-'));
+    const [a, b] = [join(root, 'a'), join(root, 'b')];
+    const testsStarted = Date.parse('2026-12-03T12:00:00Z');
+    const before = new Date(testsStarted - 60_000);
+    const during = new Date(testsStarted + 5_000);
+    for (const dir of [a, b]) {
+      await mkdir(join(dir, 'examples', '.deps'), { recursive: true });
+      await writeFile(join(dir, 'examples', '.deps', 'findstr.Po'), '# dummy\n');
+      await writeFile(join(dir, 'lib.o'), 'object');
+      await utimes(join(dir, 'lib.o'), before, before);
+      await utimes(join(dir, 'examples', '.deps', 'findstr.Po'), before, before);
+    }
+    // the failing `make -j2 check` of b got as far as one more example than a's
+    await writeFile(join(b, 'examples', 'findstr.o'), 'object');
+    await writeFile(join(b, 'examples', '.deps', 'findstr.Po'), 'findstr.o: findstr.cpp\n');
+    await utimes(join(b, 'examples', 'findstr.o'), during, during);
+    await utimes(join(b, 'examples', '.deps', 'findstr.Po'), during, during);
+    const labels = ['accelerated', 'native-userland'] as const;
+    const failedTestsStartedAt = [testsStarted, testsStarted] as const;
+    const judged = await compareBuildTrees(a, b, labels, { failedTestsStartedAt });
+    expect(judged.identical).toBe(true);
+    expect(judged.leftByFailedTests?.map(formatDifference)).toEqual([
+      'examples/.deps/findstr.Po:1 (other): accelerated "# dummy", native-userland "findstr.o: findstr.cpp"',
+      'examples/findstr.o (artifact): only in native-userland',
+    ]);
+    // without a failed test step in both runs, the same trees differ
+    expect((await compareBuildTrees(a, b, labels)).identical).toBe(false);
+    // an object the build wrote before the tests still differs, failed tests or not
+    await writeFile(join(b, 'lib.o'), 'another object');
+    await utimes(join(b, 'lib.o'), before, before);
+    const built = await compareBuildTrees(a, b, labels, { failedTestsStartedAt });
+    expect(built.identical).toBe(false);
+    expect(built.differences.map((d) => d.path)).toEqual(['lib.o']);
+    await rm(root, { recursive: true, force: true });
   });
 
   it("compares an automake test's log by its verdicts (.trs), and a log without one in full", async () => {

@@ -20,6 +20,23 @@ export interface TreeComparison {
   /** Test logs compared by their verdicts only (testLogOf); absent when none. */
   testLogs?: number;
   differences: TreeDifference[];
+  /**
+   * Differences in files the test step wrote when it failed in both runs (CompareOptions), not
+   * counted above: where a failing parallel step stops is run-dependent. Absent when none.
+   */
+  leftByFailedTests?: TreeDifference[];
+}
+
+export interface CompareOptions {
+  /**
+   * Given only when the test step failed in both runs: when it started in each (ms since the epoch,
+   * the same clock as the trees' modification times). A file either run wrote after its test step
+   * started is that step's output, and a failed `make -j check` leaves a run-dependent subset of
+   * its targets behind (id3lib: one run compiled an example the other had not reached when a
+   * compile error stopped both); differences in such files go to `leftByFailedTests`. Everything
+   * the build wrote before the tests is compared as always.
+   */
+  failedTestsStartedAt?: readonly [number, number];
 }
 
 /** Names configure (and CMake/Meson setup) writes. */
@@ -189,7 +206,9 @@ function withoutPycTime(content: Buffer): Buffer {
   return copy;
 }
 
-type Entry = { type: 'file' } | { type: 'link'; target: string } | { type: 'dir' } | { type: 'special' };
+type Entry = ({ type: 'file' } | { type: 'link'; target: string } | { type: 'dir' } | { type: 'special' }) & {
+  mtimeMs: number;
+};
 
 /** Build trees are compared whole: no entry or size limit short of what a Buffer can hold. */
 const MAX_COMPARED_BYTES = 2 * 1024 * 1024 * 1024;
@@ -207,10 +226,12 @@ async function listTree(root: string): Promise<Map<string, Entry>> {
   });
   for (const entry of walked.entries) {
     if (ignored(entry.path)) continue;
-    if (entry.type === 'directory') entries.set(entry.path, { type: 'dir' });
-    else if (entry.type === 'link') entries.set(entry.path, { type: 'link', target: entry.target ?? '' });
-    else if (entry.type === 'file') entries.set(entry.path, { type: 'file' });
-    else entries.set(entry.path, { type: 'special' });
+    const mtimeMs = entry.mtimeMs;
+    if (entry.type === 'directory') entries.set(entry.path, { type: 'dir', mtimeMs });
+    else if (entry.type === 'link')
+      entries.set(entry.path, { type: 'link', target: entry.target ?? '', mtimeMs });
+    else if (entry.type === 'file') entries.set(entry.path, { type: 'file', mtimeMs });
+    else entries.set(entry.path, { type: 'special', mtimeMs });
   }
   return entries;
 }
@@ -223,9 +244,10 @@ export async function compareBuildTrees(
   a: string,
   b: string,
   labels: readonly [string, string] = ['a', 'b'],
+  options: CompareOptions = {},
 ): Promise<TreeComparison> {
   const [left, right] = await Promise.all([listTree(a), listTree(b)]);
-  const differences: TreeDifference[] = [];
+  const found: TreeDifference[] = [];
   let files = 0;
   let testLogs = 0;
   const paths = [...new Set([...left.keys(), ...right.keys()])].sort();
@@ -233,7 +255,7 @@ export async function compareBuildTrees(
   for (const path of paths) {
     const [x, y] = [left.get(path), right.get(path)];
     if (!x || !y) {
-      differences.push({
+      found.push({
         path,
         kind: classifyBuildFile(path),
         detail: `only in ${x ? labels[0] : labels[1]}`,
@@ -241,7 +263,7 @@ export async function compareBuildTrees(
       continue;
     }
     if (x.type !== y.type) {
-      differences.push({
+      found.push({
         path,
         kind: classifyBuildFile(path),
         detail: `${labels[0]} has a ${x.type}, ${labels[1]} a ${y.type}`,
@@ -251,7 +273,7 @@ export async function compareBuildTrees(
     if (x.type === 'link' && y.type === 'link') {
       files++;
       if (x.target !== y.target) {
-        differences.push({
+        found.push({
           path,
           kind: classifyBuildFile(path),
           detail: `link to ${x.target} in ${labels[0]}, to ${y.target} in ${labels[1]}`,
@@ -267,10 +289,23 @@ export async function compareBuildTrees(
         readFileConfined(b, path, { maxBytes: MAX_COMPARED_BYTES }),
         labels,
       );
-      if (difference) differences.push(difference);
+      if (difference) found.push(difference);
     }
   }
-  return { identical: differences.length === 0, files, ...(testLogs > 0 ? { testLogs } : {}), differences };
+  const started = options.failedTestsStartedAt;
+  // a folder only in one tree is judged by its own time too; each file in it is judged by its own
+  const byFailedTests = (d: TreeDifference) =>
+    started !== undefined &&
+    ((left.get(d.path)?.mtimeMs ?? -1) >= started[0] || (right.get(d.path)?.mtimeMs ?? -1) >= started[1]);
+  const differences = found.filter((d) => !byFailedTests(d));
+  const leftByFailedTests = found.filter(byFailedTests);
+  return {
+    identical: differences.length === 0,
+    files,
+    ...(testLogs > 0 ? { testLogs } : {}),
+    differences,
+    ...(leftByFailedTests.length > 0 ? { leftByFailedTests } : {}),
+  };
 }
 
 /** One line per difference: `path:line (kind): detail`. */
