@@ -86,11 +86,13 @@ export async function runLogged(
     onStdout: (chunk) => lastLine(svc, chunk),
     onStderr: (chunk) => lastLine(svc, chunk),
   });
-  await appendFile(
-    svc.buildLog,
-    `### exit ${result.exitCode}${result.timedOut ? ' (time limit)' : ''} after ${(result.durationMs / 1000).toFixed(1)} s\n`,
-  );
+  await appendFile(svc.buildLog, exitLine(result));
   return result;
+}
+
+/** The line that closes a logged command in build.log (bench/step-times.ts reads it). */
+export function exitLine(result: Pick<SandboxRunResult, 'exitCode' | 'timedOut' | 'durationMs'>): string {
+  return `### exit ${result.exitCode}${result.timedOut ? ' (time limit)' : ''} after ${(result.durationMs / 1000).toFixed(1)} s\n`;
 }
 
 /**
@@ -134,6 +136,7 @@ export async function installPackages(
     signal: ctx.signal,
     timeoutMs: svc.commandTimeoutMs,
   });
+  await appendFile(svc.buildLog, exitLine(result));
   const record = {
     phase: 'packages',
     command,

@@ -5,6 +5,7 @@ import type { Sandbox, SandboxSnapshot } from '../../sandbox/Sandbox.ts';
 import { installWhatInstalls } from '../installWhatInstalls.ts';
 import { installableOf, type PortServices } from '../PortServices.ts';
 import type { BuildPlan, DebianKnowledge, ExecutedCommand, PortState } from '../PortState.ts';
+import { exitLine } from './buildSteps.ts';
 
 export interface BuildDependsStep {
   /** The plan with the Build-Depends that installed added to its packages. */
@@ -60,6 +61,7 @@ export async function installBuildDepends(
       timeoutMs: svc.commandTimeoutMs,
     });
     if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('interrupted');
+    await appendFile(svc.buildLog, exitLine(result));
     const ok = result.exitCode === 0;
     records.push({
       phase: 'packages',
