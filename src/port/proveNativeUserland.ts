@@ -224,6 +224,9 @@ export async function proveNativeUserland(
       layers: { accelerated: keys.accel, 'native-userland': keys.native },
       files: comparison.files,
       differences: comparison.differences.slice(0, KEPT_DIFFERENCES).map(formatDifference),
+      ...(comparison.leftByFailedTests
+        ? { leftByFailedTests: comparison.leftByFailedTests.slice(0, KEPT_DIFFERENCES).map(formatDifference) }
+        : {}),
       checkedAt: new Date().toISOString(),
     };
     return { name, runs, comparison, proof };

@@ -26,6 +26,8 @@ export interface UserlandProof {
   files: number;
   /** `path:line (kind): detail`, the first few. */
   differences: string[];
+  /** The same for what a test step that failed in both runs left (TreeComparison.leftByFailedTests). */
+  leftByFailedTests?: string[];
   checkedAt: string;
 }
 
