@@ -85,4 +85,38 @@ describe('runPackageTests', () => {
     );
     expect(sub).toMatchObject({ ran: true, failed: 1 });
   });
+
+  it('reads a fallback target that ran and failed as a failed test step, and both absent as none', async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'rvport-tests-tree-'));
+    const fallback: BuildPlan = {
+      ...plan,
+      phases: [
+        { name: 'test', commands: ['make -j"$(nproc)" check || make -j"$(nproc)" test'], optional: true },
+      ],
+    };
+    const answering = (output: string) =>
+      new FakeSandbox((line) => {
+        if (line.startsWith('make ')) return { exitCode: 2, stdout: output };
+        const run = spawnSync('sh', ['-c', line.replace(/^\/bin\/sh -c /, '')], {
+          cwd: tree,
+          encoding: 'utf8',
+        });
+        return { exitCode: run.status ?? 1, stdout: run.stdout };
+      });
+    // tcc: no `check`, and `make test` stops at a test that does not compile
+    const failed = await runPackageTests(
+      answering(
+        "make: *** No rule to make target 'check'.  Stop.\ntcctest.c:329:5: error: type of 'a' defaults to 'int'\nmake: *** [Makefile:393: test] Error 2\n",
+      ),
+      { plan: fallback, timeoutMs: 1000, logFile: join(tree, 'log') },
+    );
+    expect(failed).toMatchObject({ ran: true, exitCode: 2 });
+    const none = await runPackageTests(
+      answering(
+        "make: *** No rule to make target 'check'.  Stop.\nmake: *** No rule to make target 'test'.  Stop.\n",
+      ),
+      { plan: fallback, timeoutMs: 1000, logFile: join(tree, 'log') },
+    );
+    expect(none).toMatchObject({ ran: false, exitCode: null });
+  });
 });

@@ -22,7 +22,9 @@ export interface PackageTestRun {
 }
 
 /** The top-level make's answer to a test target its Makefile lacks (a sub-make's is a real failure). */
-const ABSENT_TARGET = /^make: \*\*\* No rule to make target '(check|test)'\.\s+Stop\.$/m;
+const ABSENT_TARGET = /^make: \*\*\* No rule to make target '(check|test)'\.\s+Stop\.$/gm;
+/** The test targets a command asks make for (`make -j4 check || make -j4 test`: check, test). */
+const ASKED_TARGET = /\bmake\b[^|&;]*?\s(check|test)\b/g;
 
 /** Harness files read after the run, at most (with their size capped in the sandbox). */
 const MAX_RESULT_FILES = 300;
@@ -58,7 +60,7 @@ export async function runPackageTests(sandbox: Sandbox, run: PackageTestRun): Pr
     }
   }
   // the plan asked for a test target the build's own Makefile does not have: no test step, not a failure
-  const absent = exitCode !== 0 ? ABSENT_TARGET.exec(output)?.[1] : undefined;
+  const absent = exitCode !== 0 ? absentTarget(commands, output) : undefined;
   if (absent)
     return {
       ran: false,
@@ -87,6 +89,18 @@ export async function runPackageTests(sandbox: Sandbox, run: PackageTestRun): Pr
       },
     ];
   return { ran: true, passed: counts.passed, failed: counts.failed, exitCode, summary, startedAt, cases };
+}
+
+/**
+ * The test target the top make said it has no rule for, when that is why the step failed: every
+ * target the commands ask for is missing. A fallback that ran and failed (`make check || make
+ * test`, tcc: no `check`, a `test` whose tests fail) is a failed test step, not an absent one.
+ */
+function absentTarget(commands: readonly string[], output: string): string | undefined {
+  const missing = [...output.matchAll(ABSENT_TARGET)].map((m) => m[1] as string);
+  if (missing.length === 0) return undefined;
+  const asked = new Set(commands.flatMap((c) => [...c.matchAll(ASKED_TARGET)].map((m) => m[1] as string)));
+  return [...asked].every((target) => missing.includes(target)) ? missing[0] : undefined;
 }
 
 /**
