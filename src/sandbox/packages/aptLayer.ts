@@ -1,18 +1,12 @@
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ChrootSandbox } from '../chroot/ChrootSandbox.ts';
 import { createInstance, type NewInstance } from '../chroot/instanceStore.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../userns/treeOwner.ts';
-import {
-  DPKG_BACKEND_CONF,
-  DPKG_BACKEND_DIR,
-  DPKG_BACKEND_SETTING,
-  type DpkgBackend,
-  nativeDpkgBackend,
-} from './dpkgBackend.ts';
+import { type DpkgBackend, nativeDpkgBackend, placeDpkgBackend } from './dpkgBackend.ts';
 
 /** Part of the layer's key: what the layer holds besides the caches. */
 const APT_LAYER_VERSION = 2;
@@ -85,12 +79,7 @@ export async function ensureAptLayer(
       stack.toolsKey && rootfsKey
         ? await nativeDpkgBackend(paths, rootfsKey, stack.toolsKey)
         : { refused: 'no x86_64 tools tree in this mode' };
-    if ('link' in dpkgBackend) {
-      const dir = join(tree, DPKG_BACKEND_DIR);
-      await mkdir(dir, { recursive: true });
-      await symlink(dpkgBackend.link, join(dir, 'dpkg-deb'));
-      await writeFile(join(tree, DPKG_BACKEND_CONF), DPKG_BACKEND_SETTING, { mode: 0o644 });
-    }
+    if ('link' in dpkgBackend) await placeDpkgBackend(tree, dpkgBackend);
     // the tree belongs to the sandbox's root, as the other layers do
     await giveToSandboxRoot(ids, [tree]);
     const layer: AptLayer = {

@@ -1,3 +1,5 @@
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { imageTree } from '../imageStore.ts';
 import { EM_X86_64, readPackageFiles } from '../provision/userlandSwap.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
@@ -8,9 +10,9 @@ import type { SandboxPaths } from '../sandboxPaths.ts';
  * set in DPKG_BACKEND_CONF); a build's own commands never have it in theirs.
  */
 export const DPKG_BACKEND_DIR = '/usr/lib/rvport-apt/bin';
-export const DPKG_BACKEND_CONF = '/etc/apt/apt.conf.d/99rvport-dpkg-backend';
+const DPKG_BACKEND_CONF = '/etc/apt/apt.conf.d/99rvport-dpkg-backend';
 /** apt's own DPkg::Path, with the folder first. */
-export const DPKG_BACKEND_SETTING = `// rvport: dpkg runs the x86_64 package extractor of the same dpkg version (sandbox/packages/dpkgBackend.ts)
+const DPKG_BACKEND_SETTING = `// rvport: dpkg runs the x86_64 package extractor of the same dpkg version (sandbox/packages/dpkgBackend.ts)
 DPkg::Path "${DPKG_BACKEND_DIR}:/usr/sbin:/usr/bin:/sbin:/bin";
 `;
 const BACKEND = '/usr/bin/dpkg-deb';
@@ -44,4 +46,14 @@ export async function nativeDpkgBackend(
   if (native.executables.get(BACKEND) !== EM_X86_64)
     return { refused: `the tools tree's ${BACKEND} is not an x86_64 program` };
   return { link: `/native${BACKEND}`, version: riscv.version };
+}
+
+/** Puts the extractor's folder and apt's setting into a layer's `tree` (made on the host). */
+export async function placeDpkgBackend(tree: string, backend: { link: string }): Promise<void> {
+  const dir = join(tree, DPKG_BACKEND_DIR);
+  await mkdir(dir, { recursive: true });
+  await symlink(backend.link, join(dir, 'dpkg-deb'));
+  const conf = join(tree, DPKG_BACKEND_CONF);
+  await mkdir(dirname(conf), { recursive: true });
+  await writeFile(conf, DPKG_BACKEND_SETTING, { mode: 0o644 });
 }
