@@ -16,10 +16,18 @@ const plan: BuildPlan = {
   origin: 'default',
 };
 
-/** The test command answers `output`; the harness-file listing runs for real, in `tree`. */
-function sandboxOver(tree: string, output: string, exitCode: number) {
+/**
+ * The test command (`isTest`: the plan's `make check`) answers `output`; the harness-file listing
+ * runs for real, in `tree`.
+ */
+function sandboxOver(
+  tree: string,
+  output: string,
+  exitCode: number,
+  isTest: (line: string) => boolean = (line) => line === 'make check',
+) {
   return new FakeSandbox((line) => {
-    if (line === 'make check') return { exitCode, stdout: output };
+    if (isTest(line)) return { exitCode, stdout: output };
     const script = line.replace(/^\/bin\/sh -c /, '');
     const run = spawnSync('sh', ['-c', script], { cwd: tree, encoding: 'utf8' });
     return { exitCode: run.status ?? 1, stdout: run.stdout };
@@ -94,15 +102,7 @@ describe('runPackageTests', () => {
         { name: 'test', commands: ['make -j"$(nproc)" check || make -j"$(nproc)" test'], optional: true },
       ],
     };
-    const answering = (output: string) =>
-      new FakeSandbox((line) => {
-        if (line.startsWith('make ')) return { exitCode: 2, stdout: output };
-        const run = spawnSync('sh', ['-c', line.replace(/^\/bin\/sh -c /, '')], {
-          cwd: tree,
-          encoding: 'utf8',
-        });
-        return { exitCode: run.status ?? 1, stdout: run.stdout };
-      });
+    const answering = (output: string) => sandboxOver(tree, output, 2, (line) => line.startsWith('make '));
     // tcc: no `check`, and `make test` stops at a test that does not compile
     const failed = await runPackageTests(
       answering(
