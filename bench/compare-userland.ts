@@ -50,11 +50,16 @@ function row(run: NativeUserlandProofRun): string {
       ? `${r.buildSeconds} s`
       : `${r.buildSeconds} s (${r.result})`;
   };
+  // a difference as a table cell
+  const cell = (d: TreeDifference | undefined) => (d ? formatDifference(d).replace(/\|/g, '\\|') : '');
+  const left = run.comparison?.leftByFailedTests;
   const verdict = !run.comparison
     ? 'not compared (no build tree)'
-    : run.comparison.identical
-      ? `identical${run.comparison.leftByFailedTests ? ` (but ${run.comparison.leftByFailedTests.length} files the failed test step left, e.g. ${formatDifference(run.comparison.leftByFailedTests[0] as TreeDifference).replace(/\|/g, '\\|')})` : ''}`
-      : `differs: ${run.comparison.differences[0] ? formatDifference(run.comparison.differences[0]).replace(/\|/g, '\\|') : ''}`;
+    : !run.comparison.identical
+      ? `differs: ${cell(run.comparison.differences[0])}`
+      : left
+        ? `identical (but ${left.length} files the failed test step left, e.g. ${cell(left[0])})`
+        : 'identical';
   const result = (mode: ProofMode) => run.runs.find((x) => x.mode === mode)?.result ?? '-';
   const auto = run.runs.find((x) => x.mode === 'auto');
   const fast =
