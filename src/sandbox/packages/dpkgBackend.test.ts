@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EM_RISCV, EM_X86_64 } from '../provision/userlandSwap.ts';
 import { type SandboxPaths, sandboxPaths } from '../sandboxPaths.ts';
-import { nativeDpkgBackend } from './dpkgBackend.ts';
+import { DPKG_BACKEND_DIR, nativeDpkgBackend, placeDpkgBackend } from './dpkgBackend.ts';
 
 let home: string;
 let paths: SandboxPaths;
@@ -71,5 +71,15 @@ describe('nativeDpkgBackend', () => {
     expect(await nativeDpkgBackend(paths, 'rootfs', 'empty')).toEqual({
       refused: 'dpkg is not installed in the tools tree',
     });
+  });
+});
+
+describe('placeDpkgBackend', () => {
+  it('links the extractor into its folder and puts that folder first in the PATH apt gives dpkg', async () => {
+    const tree = join(home, 'layer');
+    await placeDpkgBackend(tree, { link: '/native/usr/bin/dpkg-deb' });
+    expect(await readlink(join(tree, DPKG_BACKEND_DIR, 'dpkg-deb'))).toBe('/native/usr/bin/dpkg-deb');
+    const conf = await readFile(join(tree, 'etc/apt/apt.conf.d/99rvport-dpkg-backend'), 'utf8');
+    expect(conf).toContain(`DPkg::Path "${DPKG_BACKEND_DIR}:/usr/sbin:/usr/bin:/sbin:/bin";`);
   });
 });
