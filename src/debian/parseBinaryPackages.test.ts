@@ -54,4 +54,17 @@ describe('parseBinaryPackages', () => {
       }),
     ]);
   });
+
+  it('reads the size and the Pre-Depends and Depends of an index stanza', () => {
+    const [p] = parseBinaryPackages(
+      `Package: apt\nVersion: 3.0.4\nArchitecture: amd64\nPre-Depends: libc6 (>= 2.34)\nDepends: libapt-pkg7.0 (>= 3.0.4), gpgv | gpgv2\nSize: 1504436\nSHA256: ${SHA}\n`,
+    );
+    expect(p).toMatchObject({
+      size: 1504436,
+      depends: 'libc6 (>= 2.34), libapt-pkg7.0 (>= 3.0.4), gpgv | gpgv2',
+    });
+    expect(parseBinaryPackages(`Package: x\nVersion: 1\nSize: many\nSHA256: ${SHA}\n`)[0]).not.toHaveProperty(
+      'size',
+    );
+  });
 });

@@ -9,6 +9,10 @@ export interface BinaryPackage {
   /** Its path in the archive's pool. */
   filename: string;
   sha256: string;
+  /** Bytes of the .deb, when the stanza says (a Packages index does). */
+  size?: number;
+  /** Its Pre-Depends and Depends, as written (groups separated by commas). */
+  depends?: string;
 }
 
 /**
@@ -37,6 +41,14 @@ export function parseBinaryPackages(text: string): BinaryPackage[] {
       sourceVersion: source?.[2] ?? version,
       filename: fields.get('filename') ?? '',
       sha256,
+      ...(/^\d+$/.test(fields.get('size') ?? '') ? { size: Number(fields.get('size')) } : {}),
+      ...(fields.has('depends') || fields.has('pre-depends')
+        ? {
+            depends: [fields.get('pre-depends'), fields.get('depends')]
+              .filter((d): d is string => Boolean(d))
+              .join(', '),
+          }
+        : {}),
     });
   }
   return packages;

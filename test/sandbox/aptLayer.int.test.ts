@@ -13,6 +13,11 @@ import {
   NO_PRECONFIGURE_CONF,
 } from '../../src/sandbox/packages/aptLayer.ts';
 import { DPKG_BACKEND_DIR } from '../../src/sandbox/packages/dpkgBackend.ts';
+import {
+  APT_FRONTEND_DIR,
+  NATIVE_APT_ROOT,
+  nativeAptFrontend,
+} from '../../src/sandbox/packages/nativeApt.ts';
 import { sandboxPaths } from '../../src/sandbox/sandboxPaths.ts';
 import { readSubordinateIds } from '../../src/sandbox/userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../../src/sandbox/userns/treeOwner.ts';
@@ -68,12 +73,49 @@ describe('the apt layer', () => {
       // a build's commands never get it: only an install puts its folder in the PATH
       const found = await box.run(['sh', '-c', 'command -v dpkg-deb'], { timeoutMs: 120_000 });
       expect(found.stdout.trim()).toBe('/usr/bin/dpkg-deb');
+      // the apt installs resolve with: the rootfs's apt version, an x86_64 program (ELF e_machine
+      // 0x3e at byte 18), and not the apt-get of a build's commands
+      expect(layer.nativeApt).toEqual({
+        version: expect.stringMatching(/^\d/),
+        architecture: 'riscv64',
+        packages: expect.arrayContaining([expect.stringMatching(/^apt=/)]),
+      });
+      const machine = await box.run(
+        ['od', '-An', '-tx1', '-j18', '-N2', `${NATIVE_APT_ROOT}/usr/bin/apt-get`],
+        {
+          timeoutMs: 120_000,
+        },
+      );
+      expect(machine.stdout.trim()).toBe('3e 00');
+      const aptGet = await box.run(['sh', '-c', 'command -v apt-get'], { timeoutMs: 120_000 });
+      expect(aptGet.stdout.trim()).toBe('/usr/bin/apt-get');
     },
     20 * 60_000,
   );
 
   it(
-    'hands dpkg the extractor of the install’s PATH (a logging stand-in sees its calls)',
+    'resolves an install with the x86_64 apt as the riscv64 apt does',
+    async () => {
+      const args = [
+        'install',
+        '-q',
+        '-y',
+        '--no-install-recommends',
+        '--print-uris',
+        'texinfo',
+        'libidn-dev',
+      ];
+      const native = await box.run([`${APT_FRONTEND_DIR}/apt-get`, ...args], { timeoutMs: 300_000 });
+      const riscv = await box.run(['/usr/bin/apt-get', ...args], { timeoutMs: 300_000 });
+      expect(native.exitCode, native.stderr).toBe(0);
+      expect(native.stdout).toContain('_riscv64.deb');
+      expect(native.stdout).toBe(riscv.stdout);
+    },
+    10 * 60_000,
+  );
+
+  it(
+    'hands dpkg the extractor of the install’s PATH and runs the frontend’s apt (logging stand-ins see their calls)',
     async () => {
       const { lowerKeys } = await instanceRecord(box);
       const key = `test-logging-backend-${process.pid}`;
@@ -84,6 +126,13 @@ describe('the apt layer', () => {
         '#!/bin/sh\necho "$@" >> /var/log/rvport-backend.log\nexec /native/usr/bin/dpkg-deb "$@"\n',
       );
       await chmod(join(bin, 'dpkg-deb'), 0o755);
+      const frontend = join(paths.image(key), 'tree', APT_FRONTEND_DIR);
+      await mkdir(frontend, { recursive: true });
+      await writeFile(
+        join(frontend, 'apt-get'),
+        nativeAptFrontend('riscv64').replace('exec ', 'echo "$@" >> /var/log/rvport-frontend.log\nexec '),
+      );
+      await chmod(join(frontend, 'apt-get'), 0o755);
       await giveToSandboxRoot(readSubordinateIds(), [join(paths.image(key), 'tree')]);
       const images = await findImages();
       const instance = await createInstance(paths, {
@@ -97,6 +146,9 @@ describe('the apt layer', () => {
         expect(installed.exitCode, installed.stderr.slice(-2000)).toBe(0);
         const log = await instance.run(['cat', '/var/log/rvport-backend.log'], { timeoutMs: 120_000 });
         expect(log.stdout).toMatch(/--fsys-tarfile \S*libidn12/);
+        // both apt calls of the install: the list of downloads, then the install from them
+        const calls = await instance.run(['cat', '/var/log/rvport-frontend.log'], { timeoutMs: 120_000 });
+        expect(calls.stdout).toMatch(/--print-uris libidn12\n[^\n]*--no-download libidn12\n$/);
       } finally {
         await instance.destroy();
         await rm(paths.image(key), { recursive: true, force: true });
@@ -148,6 +200,7 @@ describe('the apt layer', () => {
         const layer = await ensureAptLayer(paths, stack, readSubordinateIds());
         expect(layer.key).toBe(aptLayerKey(stack));
         expect(layer.cachesMissing).toMatch(/apt-cache gencaches exited 3: broken/);
+        expect(layer.nativeApt).toEqual({ refused: 'no x86_64 tools tree in this mode' });
         const files = await readdir(join(paths.image(layer.key), 'tree/var/cache/apt'));
         expect(files.filter((f) => f.endsWith('.bin'))).toEqual([]);
         const instance = await createInstance(paths, {

@@ -12,6 +12,7 @@ import { resolveLimits } from '../limits/SandboxLimits.ts';
 import { watchDisk } from '../limits/watchDisk.ts';
 import { checkInstallRequest } from '../packages/checkInstallRequest.ts';
 import { DebDownloadError, downloadDebs } from '../packages/downloadDebs.ts';
+import { APT_FRONTEND_DIR } from '../packages/nativeApt.ts';
 import { parseAptUris } from '../packages/parseAptUris.ts';
 import { removeTree } from '../removeTree.ts';
 import {
@@ -206,7 +207,11 @@ export class ChrootSandbox implements Sandbox {
       '-o',
       'Dpkg::Options::=--force-unsafe-io',
     ];
-    const env = { DEBIAN_FRONTEND: 'noninteractive' };
+    // the apt layer's apt-get first (the x86_64 apt, packages/nativeApt.ts), where it has one
+    const env = {
+      DEBIAN_FRONTEND: 'noninteractive',
+      PATH: `${APT_FRONTEND_DIR}:${SANDBOX_BASE_ENV.PATH}`,
+    };
     const listed = await this.run(['apt-get', 'install', ...aptOptions, '--print-uris', ...packages], {
       ...options,
       env,

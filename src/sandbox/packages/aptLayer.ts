@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { debianMirror } from '../../debian/debianMirror.ts';
 import type { ChrootSandbox } from '../chroot/ChrootSandbox.ts';
 import { createInstance, type NewInstance } from '../chroot/instanceStore.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../userns/treeOwner.ts';
 import { type DpkgBackend, nativeDpkgBackend, placeDpkgBackend } from './dpkgBackend.ts';
+import { type NativeApt, placeNativeApt } from './nativeApt.ts';
 
 /** Part of the layer's key: what the layer holds besides the caches. */
-const APT_LAYER_VERSION = 2;
+const APT_LAYER_VERSION = 3;
 export const APT_LAYER_RECORD = 'apt.json';
 /** apt's binary caches, as `apt-cache gencaches` writes them. */
 export const APT_CACHES = ['pkgcache.bin', 'srcpkgcache.bin'] as const;
@@ -37,6 +39,11 @@ export interface AptLayer {
    * why the riscv64 one stays (no tools tree in emulated mode, another dpkg version).
    */
   dpkgBackend?: DpkgBackend;
+  /**
+   * The apt installs run (nativeApt.ts): the x86_64 build of the rootfs's apt version, or why the
+   * riscv64 one stays (no tools tree in emulated mode, another apt version in the index).
+   */
+  nativeApt?: NativeApt;
 }
 
 /** The stack of image layers an instance is made of, and how it runs. */
@@ -52,8 +59,10 @@ export type LayerStack = Pick<NewInstance, 'mode' | 'lowerKeys' | 'toolsKey' | '
  * apt checks the caches against the lists' and the status file's sizes and times on every call
  * and remakes them when they no longer match, so a stale cache costs time, never correctness.
  * Where the stack has an x86_64 tools tree with the same dpkg, the layer also holds the x86_64
- * package extractor that installs run (dpkgBackend.ts). Made once per stack; the key names the
- * stack.
+ * package extractor that installs run (dpkgBackend.ts), and, where the tools tree's package index
+ * has the rootfs's apt version, the x86_64 apt that installs resolve with (nativeApt.ts; under
+ * emulation apt spends ~3 s per call building its dependency cache over the 65,000 packages of
+ * the lists, twice per install). Made once per stack; the key names the stack.
  */
 export async function ensureAptLayer(
   paths: SandboxPaths,
@@ -70,7 +79,9 @@ export async function ensureAptLayer(
   try {
     const cacheDir = join(tree, APT_CACHE_DIR);
     await mkdir(cacheDir, { recursive: true });
-    const cachesMissing = await makeCaches(paths, stack, cacheDir);
+    const { cachesMissing, nativeApt } = await inThrowawayInstance(paths, stack, (instance) =>
+      fillFromInstance(paths, stack, instance, tree, cacheDir),
+    );
     const conf = join(tree, NO_PRECONFIGURE_CONF);
     await mkdir(dirname(conf), { recursive: true });
     await writeFile(conf, NO_PRECONFIGURE, { mode: 0o644 });
@@ -87,6 +98,7 @@ export async function ensureAptLayer(
       lowerKeys: [...stack.lowerKeys],
       ...(cachesMissing ? { cachesMissing } : {}),
       dpkgBackend,
+      nativeApt,
     };
     await writeFile(join(temp, APT_LAYER_RECORD), `${JSON.stringify(layer, null, 2)}\n`);
     try {
@@ -106,23 +118,58 @@ export function aptLayerKey(stack: LayerStack): string {
   return `apt-${createHash('sha256').update(what).digest('hex').slice(0, 16)}`;
 }
 
+/** What the throwaway instance gives the layer. */
+interface FromInstance {
+  cachesMissing?: string;
+  nativeApt: NativeApt;
+}
+
 /**
- * Runs `apt-cache gencaches` in a throwaway instance of the stack (network off, nothing of a
- * package's in it) and takes the two caches out through the sandbox's copy out (regular files
- * only, no link followed). Returns why not, when it could not.
+ * Runs `fill` in a throwaway instance of the stack (network off, nothing of a package's in it);
+ * without an instance, the layer records why it has neither caches nor the x86_64 apt.
  */
-async function makeCaches(paths: SandboxPaths, stack: LayerStack, into: string): Promise<string | undefined> {
-  const why = await createInstance(paths, { ...stack, keep: false }).then(
+async function inThrowawayInstance(
+  paths: SandboxPaths,
+  stack: LayerStack,
+  fill: (instance: ChrootSandbox) => Promise<FromInstance>,
+): Promise<FromInstance> {
+  return createInstance(paths, { ...stack, keep: false }).then(
     async (instance) => {
-      const taken = await takeCaches(instance, into).catch((error: Error) => error.message.split('\n')[0]);
-      await instance.destroy().catch(() => undefined);
-      return taken;
+      try {
+        return await fill(instance);
+      } finally {
+        await instance.destroy().catch(() => undefined);
+      }
     },
-    (error: Error) => `no instance to make them in: ${error.message.split('\n')[0]}`,
+    (error: Error) => {
+      const why = `no instance to make them in: ${error.message.split('\n')[0]}`;
+      return { cachesMissing: why, nativeApt: { refused: why } };
+    },
+  );
+}
+
+/**
+ * apt's caches by `apt-cache gencaches`, taken out through the sandbox's copy out (regular files
+ * only, no link followed); then the x86_64 apt (nativeApt.ts), which the caches make quicker to
+ * check. A failure of either is recorded, never thrown: the layer only saves time.
+ */
+async function fillFromInstance(
+  paths: SandboxPaths,
+  stack: LayerStack,
+  instance: ChrootSandbox,
+  tree: string,
+  cacheDir: string,
+): Promise<FromInstance> {
+  const cachesMissing = await takeCaches(instance, cacheDir).catch(
+    (error: Error) => error.message.split('\n')[0],
   );
   // both caches or neither
-  if (why) for (const name of APT_CACHES) await rm(join(into, name), { force: true });
-  return why;
+  if (cachesMissing) for (const name of APT_CACHES) await rm(join(cacheDir, name), { force: true });
+  const prefixes = [stack.mirror, debianMirror() ?? undefined].filter((m): m is string => Boolean(m));
+  const nativeApt = await placeNativeApt(paths, stack, instance, tree, prefixes).catch(
+    (error: Error): NativeApt => ({ refused: error.message.split('\n')[0] ?? 'failed' }),
+  );
+  return { ...(cachesMissing ? { cachesMissing } : {}), nativeApt };
 }
 
 async function takeCaches(instance: ChrootSandbox, into: string): Promise<string | undefined> {
