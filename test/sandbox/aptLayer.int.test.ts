@@ -13,6 +13,7 @@ import {
   NO_PRECONFIGURE_CONF,
 } from '../../src/sandbox/packages/aptLayer.ts';
 import { DPKG_BACKEND_DIR } from '../../src/sandbox/packages/dpkgBackend.ts';
+import { DEBCONF_FRONTEND } from '../../src/sandbox/packages/maintainerPerl.ts';
 import {
   APT_FRONTEND_DIR,
   NATIVE_APT_ROOT,
@@ -201,6 +202,7 @@ describe('the apt layer', () => {
         expect(layer.key).toBe(aptLayerKey(stack));
         expect(layer.cachesMissing).toMatch(/apt-cache gencaches exited 3: broken/);
         expect(layer.nativeApt).toEqual({ refused: 'no x86_64 tools tree in this mode' });
+        expect(layer.maintainerPerl).toEqual({ refused: 'no x86_64 tools tree in this mode' });
         const files = await readdir(join(paths.image(layer.key), 'tree/var/cache/apt'));
         expect(files.filter((f) => f.endsWith('.bin'))).toEqual([]);
         const instance = await createInstance(paths, {
@@ -220,6 +222,48 @@ describe('the apt layer', () => {
       }
     },
     10 * 60_000,
+  );
+});
+
+describe('the apt layer of native-userland mode', () => {
+  it(
+    'runs the maintainer scripts’ perl helpers under the x86_64 perl, and they do their work',
+    async () => {
+      const native = await createSandbox({ mode: 'native-userland' });
+      try {
+        const { lowerKeys } = await instanceRecord(native);
+        const layer = JSON.parse(
+          await readFile(join(paths.image(lowerKeys[0] ?? ''), APT_LAYER_RECORD), 'utf8'),
+        ) as AptLayer;
+        expect(layer.maintainerPerl).toEqual({
+          helpers: expect.arrayContaining([
+            '/usr/bin/deb-systemd-helper',
+            '/usr/sbin/update-rc.d',
+            DEBCONF_FRONTEND,
+          ]),
+        });
+        expect(layer.nativeApt).toHaveProperty('version');
+        const frontend = await native.run(['head', '-n', '1', DEBCONF_FRONTEND], { timeoutMs: 120_000 });
+        expect(frontend.stdout).toBe('#! /native/usr/bin/perl\n');
+        // a service's postinst runs deb-systemd-helper six times, and keyboard-configuration asks
+        // debconf its questions: both leave their state as under the riscv64 perl
+        const installed = await native.installPackages(['console-setup-linux'], { timeoutMs: 20 * 60_000 });
+        expect(installed.exitCode, installed.stderr.slice(-2000)).toBe(0);
+        const state = await native.run(
+          [
+            'sh',
+            '-c',
+            'ls /var/lib/systemd/deb-systemd-helper-enabled/; grep -c "^Name: keyboard-configuration/" /var/cache/debconf/config.dat',
+          ],
+          { timeoutMs: 120_000 },
+        );
+        expect(state.stdout).toContain('console-setup.service.dsh-also');
+        expect(Number(state.stdout.trim().split('\n').at(-1))).toBeGreaterThan(5);
+      } finally {
+        await native.destroy();
+      }
+    },
+    25 * 60_000,
   );
 });
 

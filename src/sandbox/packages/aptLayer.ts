@@ -8,10 +8,11 @@ import type { SandboxPaths } from '../sandboxPaths.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../userns/treeOwner.ts';
 import { type DpkgBackend, nativeDpkgBackend, placeDpkgBackend } from './dpkgBackend.ts';
+import { type MaintainerPerl, placeMaintainerPerl } from './maintainerPerl.ts';
 import { type NativeApt, placeNativeApt } from './nativeApt.ts';
 
 /** Part of the layer's key: what the layer holds besides the caches. */
-const APT_LAYER_VERSION = 3;
+const APT_LAYER_VERSION = 4;
 export const APT_LAYER_RECORD = 'apt.json';
 /** apt's binary caches, as `apt-cache gencaches` writes them. */
 export const APT_CACHES = ['pkgcache.bin', 'srcpkgcache.bin'] as const;
@@ -44,6 +45,11 @@ export interface AptLayer {
    * riscv64 one stays (no tools tree in emulated mode, another apt version in the index).
    */
   nativeApt?: NativeApt;
+  /**
+   * The maintainer scripts' perl helpers run under the x86_64 perl (maintainerPerl.ts), or why
+   * none is (the tools tree has no perl of the rootfs's version outside native-userland mode).
+   */
+  maintainerPerl?: MaintainerPerl;
 }
 
 /** The stack of image layers an instance is made of, and how it runs. */
@@ -62,7 +68,9 @@ export type LayerStack = Pick<NewInstance, 'mode' | 'lowerKeys' | 'toolsKey' | '
  * package extractor that installs run (dpkgBackend.ts), and, where the tools tree's package index
  * has the rootfs's apt version, the x86_64 apt that installs resolve with (nativeApt.ts; under
  * emulation apt spends ~3 s per call building its dependency cache over the 65,000 packages of
- * the lists, twice per install). Made once per stack; the key names the stack.
+ * the lists, twice per install), and, where the tools tree has the rootfs's perl, the maintainer
+ * scripts' perl helpers under that perl (maintainerPerl.ts). Made once per stack; the key names
+ * the stack.
  */
 export async function ensureAptLayer(
   paths: SandboxPaths,
@@ -91,6 +99,12 @@ export async function ensureAptLayer(
         ? await nativeDpkgBackend(paths, rootfsKey, stack.toolsKey)
         : { refused: 'no x86_64 tools tree in this mode' };
     if ('link' in dpkgBackend) await placeDpkgBackend(tree, dpkgBackend);
+    const maintainerPerl: MaintainerPerl =
+      stack.toolsKey && rootfsKey
+        ? await placeMaintainerPerl(paths, rootfsKey, stack.toolsKey, tree).catch((error: Error) => ({
+            refused: error.message.split('\n')[0] ?? 'failed',
+          }))
+        : { refused: 'no x86_64 tools tree in this mode' };
     // the tree belongs to the sandbox's root, as the other layers do
     await giveToSandboxRoot(ids, [tree]);
     const layer: AptLayer = {
@@ -99,6 +113,7 @@ export async function ensureAptLayer(
       ...(cachesMissing ? { cachesMissing } : {}),
       dpkgBackend,
       nativeApt,
+      maintainerPerl,
     };
     await writeFile(join(temp, APT_LAYER_RECORD), `${JSON.stringify(layer, null, 2)}\n`);
     try {

@@ -5,14 +5,15 @@ import { EM_X86_64, readPackageFiles } from '../provision/userlandSwap.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
 
 /**
- * Inside the sandbox: a folder that holds only `dpkg-deb`, a link to the x86_64 build of the same
- * dpkg version in the tools tree. apt puts it first in the PATH it runs dpkg with (DPkg::Path,
- * set in DPKG_BACKEND_CONF); a build's own commands never have it in theirs.
+ * Inside the sandbox: a folder that holds `dpkg-deb`, a link to the x86_64 build of the same dpkg
+ * version in the tools tree, and the maintainer scripts' perl helpers of maintainerPerl.ts. apt
+ * puts it first in the PATH it runs dpkg with (DPkg::Path, set in DPKG_BACKEND_CONF), so dpkg and
+ * the maintainer scripts find them; a build's own commands never have it in theirs.
  */
 export const DPKG_BACKEND_DIR = '/usr/lib/rvport-apt/bin';
 const DPKG_BACKEND_CONF = '/etc/apt/apt.conf.d/99rvport-dpkg-backend';
 /** apt's own DPkg::Path, with the folder first. */
-const DPKG_BACKEND_SETTING = `// rvport: dpkg runs the x86_64 package extractor of the same dpkg version (sandbox/packages/dpkgBackend.ts)
+const DPKG_BACKEND_SETTING = `// rvport: dpkg and maintainer scripts find x86_64 helpers here first (sandbox/packages/dpkgBackend.ts)
 DPkg::Path "${DPKG_BACKEND_DIR}:/usr/sbin:/usr/bin:/sbin:/bin";
 `;
 const BACKEND = '/usr/bin/dpkg-deb';
@@ -50,9 +51,17 @@ export async function nativeDpkgBackend(
 
 /** Puts the extractor's folder and apt's setting into a layer's `tree` (made on the host). */
 export async function placeDpkgBackend(tree: string, backend: { link: string }): Promise<void> {
-  const dir = join(tree, DPKG_BACKEND_DIR);
-  await mkdir(dir, { recursive: true });
-  await symlink(backend.link, join(dir, 'dpkg-deb'));
+  await placeDpkgPath(tree);
+  await symlink(backend.link, join(tree, DPKG_BACKEND_DIR, 'dpkg-deb'));
+}
+
+/**
+ * Puts the folder and apt's setting that puts it first in dpkg's PATH into a layer's `tree`:
+ * what dpkg and the maintainer scripts it runs find there (the extractor, maintainerPerl.ts's
+ * helpers) they run instead of the rootfs's. Idempotent.
+ */
+export async function placeDpkgPath(tree: string): Promise<void> {
+  await mkdir(join(tree, DPKG_BACKEND_DIR), { recursive: true });
   const conf = join(tree, DPKG_BACKEND_CONF);
   await mkdir(dirname(conf), { recursive: true });
   await writeFile(conf, DPKG_BACKEND_SETTING, { mode: 0o644 });

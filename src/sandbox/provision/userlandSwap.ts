@@ -141,15 +141,7 @@ export function planUserlandSwap(
       swaps.push(path);
     }
   }
-  const perlProblems = PERL_PACKAGES.flatMap((name) => {
-    const [riscv, native] = [rootfs.get(name), tools.get(name)];
-    return riscv && native && riscv.version === native.version
-      ? []
-      : [`${name} rootfs ${riscv?.version ?? 'none'}, tools tree ${native?.version ?? 'none'}`];
-  });
-  if (tools.get(PERL_PACKAGES[0] as string)?.executables.get('/usr/bin/perl') !== EM_X86_64) {
-    perlProblems.push('no x86_64 /usr/bin/perl in the tools tree');
-  }
+  const perlProblems = perlTwinProblems(rootfs, tools);
   for (const name of scriptPackages) {
     const scripts = rootfs.get(name)?.perlScripts ?? [];
     if (perlProblems.length > 0) {
@@ -164,6 +156,27 @@ export function planUserlandSwap(
     }
   }
   return { swaps, perlScripts: perlScripts.sort(), kept };
+}
+
+/**
+ * Why the tools tree's perl cannot run the rootfs's perl scripts (empty when it can): it must be
+ * an x86_64 /usr/bin/perl of the same PERL_PACKAGES versions, since the scripts then load the
+ * rootfs's pure-perl modules of that version.
+ */
+export function perlTwinProblems(
+  rootfs: ReadonlyMap<string, PackageFiles>,
+  tools: ReadonlyMap<string, PackageFiles>,
+): string[] {
+  const problems = PERL_PACKAGES.flatMap((name) => {
+    const [riscv, native] = [rootfs.get(name), tools.get(name)];
+    return riscv && native && riscv.version === native.version
+      ? []
+      : [`${name} rootfs ${riscv?.version ?? 'none'}, tools tree ${native?.version ?? 'none'}`];
+  });
+  if (tools.get(PERL_PACKAGES[0] as string)?.executables.get('/usr/bin/perl') !== EM_X86_64) {
+    problems.push('no x86_64 /usr/bin/perl in the tools tree');
+  }
+  return problems;
 }
 
 /**
