@@ -232,6 +232,35 @@ describe('compareBuildTrees', () => {
       'unit/test-netlink.trs',
     ]);
   });
+  it("compares DejaGnu's transcript by its summary (.sum): libffi's temporary sources are named after the process id", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'rvport-compare-'));
+    const [a, b] = [join(root, 'a'), join(root, 'b')];
+    for (const [dir, pid] of [
+      [a, '140'],
+      [b, '79'],
+    ] as const) {
+      await mkdir(join(dir, 'testsuite'), { recursive: true });
+      await writeFile(
+        join(dir, 'testsuite', 'libffi.log'),
+        `Executing on host: gcc  ffitest${pid}.c  -S -o ffitest${pid}.s\nPASS: libffi.call/float.c\n`,
+      );
+      await writeFile(
+        join(dir, 'testsuite', 'libffi.sum'),
+        'PASS: libffi.call/float.c\n# of expected passes\t1\n',
+      );
+    }
+    const result = await compareBuildTrees(a, b, ['accelerated', 'native-userland']);
+    expect(result.differences).toEqual([]);
+    expect(result.testLogs).toBe(1);
+    await writeFile(
+      join(b, 'testsuite', 'libffi.sum'),
+      'FAIL: libffi.call/float.c\n# of expected passes\t0\n',
+    );
+    expect((await compareBuildTrees(a, b)).differences.map(formatDifference)).toEqual([
+      'testsuite/libffi.sum:1 (other): a "PASS: libffi.call/float.c", b "FAIL: libffi.call/float.c"',
+    ]);
+    await rm(root, { recursive: true, force: true });
+  });
 });
 
 describe('tar archives a build wrote', () => {

@@ -68,17 +68,22 @@ export const IGNORED_PATHS: readonly RegExp[] = [
 ];
 
 /**
- * The verdict file of an automake test log: the parallel test harness writes each test's output
- * to `T.log` and its results to `T.trs` (`:test-result: PASS`, …). The log is what the riscv64 test
- * program printed as it ran, so it holds run-dependent text no normalisation can know (process ids
- * in netlink dumps, the interleaving of its stdout and stderr: ell's test-main and test-netlink
- * differ so between any two runs); the `.trs` beside it holds what the test decided and is
- * compared in full. Returns the `.trs` path when `path` is such a log.
+ * The verdict file of a test harness's transcript. Such a log is what the riscv64 test programs
+ * printed as they ran, so it holds run-dependent text no normalisation can know (process ids in
+ * netlink dumps, the interleaving of stdout and stderr: ell's test-main and test-netlink differ so
+ * between any two runs; DejaGnu's temporary sources named after the process id: libffi's
+ * `ffitest<pid>.c`); the verdict file beside it holds what the tests decided and is compared in
+ * full. Two harnesses write the pair:
+ * - automake's parallel harness: each test's output to `T.log`, its results to `T.trs`
+ *   (`:test-result: PASS`, …);
+ * - DejaGnu (`runtest`, behind `make check` of GCC, binutils, libffi, …): `TOOL.log`, the whole
+ *   transcript, and `TOOL.sum`, one `PASS:`/`FAIL:` line per test and the totals.
+ * Returns the verdict file's path when `path` is such a log.
  */
 export function testLogOf(path: string, exists: (path: string) => boolean): string | undefined {
   if (!path.endsWith('.log')) return undefined;
-  const trs = `${path.slice(0, -'.log'.length)}.trs`;
-  return exists(trs) ? trs : undefined;
+  const stem = path.slice(0, -'.log'.length);
+  return [`${stem}.trs`, `${stem}.sum`].find(exists);
 }
 
 export function classifyBuildFile(path: string, content?: Buffer): BuildFileKind {
