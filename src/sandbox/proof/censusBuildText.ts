@@ -9,8 +9,24 @@ import { join, relative } from 'node:path';
  * generated Makefiles and scripts) is searched for them after the build. The one use that is
  * known to be harmless is automake's `am__is_gnu_make`, which only tests that MAKE_HOST is set.
  */
-const PATTERNS: ReadonlyArray<{ re: RegExp; what: string; harmless?: RegExp; bashOnly?: boolean }> = [
-  { re: /\b(HOSTTYPE|MACHTYPE|BASH_VERSINFO)\b/, what: 'reads bash’s compiled-in host type' },
+const PATTERNS: ReadonlyArray<{
+  re: RegExp;
+  what: string;
+  harmless?: RegExp;
+  /** Not looked for in a compiled language's sources (SOURCE_FILE). */
+  notInSources?: boolean;
+  bashOnly?: boolean;
+}> = [
+  {
+    re: /\b(HOSTTYPE|MACHTYPE|BASH_VERSINFO)\b/,
+    what: 'reads bash’s compiled-in host type',
+    // a program cannot read a shell variable: bash's values reach it only through its environment
+    // (bash sets them without exporting them) or through shell or make text that names them
+    // (`export HOSTTYPE`, `-DHOST="$$MACHTYPE"`), and that text is searched too; so a name in C,
+    // lex or yacc source is no use of them on its own (flex's examples/manual/myname.lex:
+    // `%HOSTTYPE { printf("%s",getenv("HOSTTYPE"));}`)
+    notInSources: true,
+  },
   {
     re: /\bMAKE_HOST\b/,
     what: 'reads make’s compiled-in host type',
@@ -22,6 +38,9 @@ const PATTERNS: ReadonlyArray<{ re: RegExp; what: string; harmless?: RegExp; bas
     bashOnly: true,
   },
 ];
+
+/** Sources of compiled languages (C, C++, lex, yacc): what they read comes through the program. */
+const SOURCE_FILE = /\.(c|h|cc|cpp|cxx|hh|hpp|hxx|l|ll|lex|y|yy)$/;
 
 /** Files larger than this are data, not build text. */
 const MAX_TEXT_BYTES = 4 << 20;
@@ -61,9 +80,10 @@ export async function censusBuildText(root: string): Promise<CensusResult> {
 /** Adds the hits in one file's text to `result`. */
 export function censusText(path: string, text: string, result: CensusResult): void {
   const bash = /^#!\s*\S*\bbash\b/.test(text) || /\.bash$/.test(path);
+  const source = SOURCE_FILE.test(path);
   const lines = text.split('\n');
   for (const pattern of PATTERNS) {
-    if (pattern.bashOnly && !bash) continue;
+    if ((pattern.bashOnly && !bash) || (pattern.notInSources && source)) continue;
     if (!pattern.re.test(text)) continue;
     lines.forEach((line, i) => {
       if (!pattern.re.test(line) || pattern.harmless?.test(line)) return;

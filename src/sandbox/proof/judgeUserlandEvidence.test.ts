@@ -139,6 +139,23 @@ describe('judgeUserlandEvidence', () => {
 });
 
 describe('censusBuildText', () => {
+  it('looks for bash’s host type in shell and make text, not in C, lex or yacc sources', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'rvport-census-'));
+    await writeFile(join(root, 'myname.lex'), '%HOSTTYPE { printf("%s",getenv("HOSTTYPE"));}\n');
+    await writeFile(join(root, 'conf.h'), '#define HOST MACHTYPE\n');
+    // the text that would hand the value to a program is searched, and make's host type is
+    // looked for everywhere
+    await writeFile(join(root, 'Makefile'), 'CFLAGS += -DMACHTYPE="$$MACHTYPE"\n');
+    await writeFile(join(root, 'gen.sh'), '#!/bin/bash\nexport HOSTTYPE; ./prog\n');
+    await writeFile(join(root, 'host.c'), 'puts(MAKE_HOST);\n');
+    const census = await censusBuildText(root);
+    expect(census.hits.sort()).toEqual([
+      'Makefile:1: reads bash’s compiled-in host type',
+      'gen.sh:2: reads bash’s compiled-in host type',
+      'host.c:1: reads make’s compiled-in host type',
+    ]);
+  });
+
   it('finds the compiled-in host type and bash float printf, and lets automake’s MAKE_HOST test pass', async () => {
     const root = await mkdtemp(join(tmpdir(), 'rvport-census-'));
     await mkdir(join(root, 'sub'));
