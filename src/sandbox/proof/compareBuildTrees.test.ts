@@ -41,6 +41,10 @@ describe('normalizeBuildText', () => {
     expect(normalizeBuildText("ld: /tmp/cczUIWLj.o: in function `main':")).toBe(
       "ld: /tmp/ccXXXXXX.o: in function `main':",
     );
+    expect(normalizeBuildText("/tmp/Gmt7RyG8:3467: warning: overriding recipe for target 'x'")).toBe(
+      "/tmp/GmXXXXXX:3467: warning: overriding recipe for target 'x'",
+    );
+    expect(normalizeBuildText('/tmp/Gmt7RyG8x')).toBe('/tmp/Gmt7RyG8x');
     expect(normalizeBuildText('took 1.25 s', 'Makefile')).toBe('took 1.25 s');
     expect(normalizeBuildText('took 1.25 s', 'tests/test-suite.log')).toBe('took <DURATION>');
   });

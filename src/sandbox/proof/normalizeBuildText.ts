@@ -1,6 +1,6 @@
 /**
  * What legitimately differs between two builds of the same sources in the same sandbox path, in
- * any mode: the wall-clock time they ran at, the random names of GCC's temporary files and of
+ * any mode: the wall-clock time they ran at, the random names of GCC's and make's temporary files and of
  * CMake's try_compile projects, process ids in the shell's reports of killed children and, in test
  * logs only, how long things took. Nothing else is normalised; build paths are the same
  * (`/build/…`) in every mode, so they are left alone.
@@ -8,6 +8,9 @@
 export const RUN_DEPENDENT_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacement: string }> = [
   // GCC's temporary files (mkstemps "ccXXXXXX"): differ between any two runs, in any mode
   { pattern: /\/tmp\/cc[0-9A-Za-z]{6}\.([a-z]{1,4})/g, replacement: '/tmp/ccXXXXXX.$1' },
+  // GNU make's copy of a makefile read from standard input (mkstemp "GmXXXXXX"), named in its
+  // warnings: libevent's configure runs `make -f -`, and config.log keeps the name
+  { pattern: /\/tmp\/Gm[0-9A-Za-z]{6}\b/g, replacement: '/tmp/GmXXXXXX' },
   // the shell's report of a killed child names its process id (configure's crashing conftests):
   // "./configure: line 1864:  2538 Aborted   ./conftest"
   { pattern: /(: line \d+: +)\d+( +[A-Z][a-z])/g, replacement: '$1<PID>$2' },
