@@ -227,6 +227,49 @@ describe('the apt layer', () => {
 
 describe('the apt layer of native-userland mode', () => {
   it(
+    'is made anew over a stack it has not seen: the x86_64 apt unpacked, checked and placed',
+    async () => {
+      const native = await createSandbox({ mode: 'native-userland' });
+      const { lowerKeys } = await instanceRecord(native);
+      await native.destroy();
+      const images = await findImages();
+      // an empty layer of our own on the stack gives it a key no layer was made for yet
+      const emptyKey = `test-empty-${process.pid}`;
+      await mkdir(join(paths.image(emptyKey), 'tree'), { recursive: true });
+      await giveToSandboxRoot(readSubordinateIds(), [join(paths.image(emptyKey), 'tree')]);
+      const stack = {
+        mode: 'native-userland' as const,
+        lowerKeys: [emptyKey, ...lowerKeys.slice(1)],
+        ...(images.nativeTools ? { toolsKey: images.nativeTools.key } : {}),
+        ...(images.rootfs?.mirror ? { mirror: images.rootfs.mirror } : {}),
+      };
+      try {
+        const layer = await ensureAptLayer(paths, stack, readSubordinateIds());
+        expect(layer.nativeApt).toEqual({
+          version: expect.stringMatching(/^\d/),
+          architecture: 'riscv64',
+          packages: expect.arrayContaining([
+            expect.stringMatching(/^apt=/),
+            expect.stringMatching(/^libapt-pkg/),
+          ]),
+        });
+        const tree = join(paths.image(layer.key), 'tree');
+        expect(await readFile(join(tree, APT_FRONTEND_DIR, 'apt-get'), 'utf8')).toBe(
+          nativeAptFrontend('riscv64'),
+        );
+        const elf = await readFile(join(tree, NATIVE_APT_ROOT, 'usr/bin/apt-get'));
+        expect(elf.readUInt16LE(18)).toBe(0x3e);
+        // only what apt-get needs: no documentation
+        await expect(readdir(join(tree, NATIVE_APT_ROOT, 'usr/share'))).rejects.toThrow(/ENOENT/);
+      } finally {
+        await rm(paths.image(emptyKey), { recursive: true, force: true });
+        await rm(paths.image(aptLayerKey(stack)), { recursive: true, force: true });
+      }
+    },
+    15 * 60_000,
+  );
+
+  it(
     'runs the maintainer scripts’ perl helpers under the x86_64 perl, and they do their work',
     async () => {
       const native = await createSandbox({ mode: 'native-userland' });

@@ -109,8 +109,8 @@ exec ${LOADER} --library-path ${NATIVE_APT_ROOT}/usr/lib/x86_64-linux-gnu ${NATI
  * Puts the x86_64 apt into an apt layer's `tree`, using `instance` (a throwaway instance of the
  * layer's stack): the host downloads the amd64 packages (checked against the tools tree's index,
  * which mmdebstrap took from the signed release), the instance unpacks them with dpkg-deb and
- * resolves NATIVE_APT_CHECK_PACKAGES with both apts, and only when both answer the same is the
- * unpacked tree taken out (through the sandbox's copy out) and the frontend placed.
+ * resolves NATIVE_APT_CHECK_PACKAGES with both apts (unpackAndCheck), and only when both answer
+ * the same is the unpacked tree taken out (through the sandbox's copy out) and the frontend placed.
  */
 export async function placeNativeApt(
   paths: SandboxPaths,
@@ -136,6 +136,26 @@ export async function placeNativeApt(
   });
   if ('refused' in plan) return plan;
   const files = await downloadDebs(plan.downloads, join(paths.debCache, 'tools-amd64'));
+  const frontend = nativeAptFrontend(architecture);
+  const refused = await unpackAndCheck(instance, files, frontend);
+  if (refused) return { refused };
+  await mkdir(dirname(join(tree, NATIVE_APT_ROOT)), { recursive: true });
+  await instance.copyOut(NATIVE_APT_ROOT, join(tree, NATIVE_APT_ROOT));
+  const target = join(tree, APT_FRONTEND_DIR, 'apt-get');
+  await mkdir(dirname(target), { recursive: true });
+  await writeFile(target, frontend, { mode: 0o755 });
+  return { version: plan.version, architecture, packages: plan.packages };
+}
+
+/**
+ * Inside `instance`: unpacks `files` at NATIVE_APT_ROOT, places the frontend, and resolves
+ * NATIVE_APT_CHECK_PACKAGES with both apts. Returns why not, when they do not answer alike.
+ */
+async function unpackAndCheck(
+  instance: ChrootSandbox,
+  files: readonly string[],
+  frontend: string,
+): Promise<string | undefined> {
   const staged = await mkdtemp(join(tmpdir(), 'rvport-native-apt-'));
   try {
     for (const file of files) await copyFile(file, join(staged, basename(file)));
@@ -143,7 +163,6 @@ export async function placeNativeApt(
   } finally {
     await rm(staged, { recursive: true, force: true });
   }
-  const frontend = nativeAptFrontend(architecture);
   const unpack = await instance.run(
     [
       '/bin/sh',
@@ -155,7 +174,7 @@ export async function placeNativeApt(
     ],
     { timeoutMs: CHECK_TIMEOUT_MS },
   );
-  if (unpack.exitCode !== 0) return { refused: `dpkg-deb -x failed: ${firstLine(unpack.stderr)}` };
+  if (unpack.exitCode !== 0) return `dpkg-deb -x failed: ${firstLine(unpack.stderr)}`;
   await instance.writeFile(`${APT_FRONTEND_DIR}/apt-get`, frontend, 0o755);
   const resolve = (aptGet: string) =>
     instance.run([aptGet, 'install', '-s', '-q', '--no-install-recommends', ...NATIVE_APT_CHECK_PACKAGES], {
@@ -164,15 +183,8 @@ export async function placeNativeApt(
   const native = await resolve(`${APT_FRONTEND_DIR}/apt-get`);
   const riscv = await resolve('/usr/bin/apt-get');
   if (native.exitCode !== 0 || riscv.exitCode !== 0 || native.stdout !== riscv.stdout)
-    return {
-      refused: `the x86_64 apt resolved ${NATIVE_APT_CHECK_PACKAGES.join(' ')} otherwise (exit ${native.exitCode}: ${firstLine(native.stderr || native.stdout)}; riscv64 exit ${riscv.exitCode})`,
-    };
-  await mkdir(dirname(join(tree, NATIVE_APT_ROOT)), { recursive: true });
-  await instance.copyOut(NATIVE_APT_ROOT, join(tree, NATIVE_APT_ROOT));
-  const target = join(tree, APT_FRONTEND_DIR, 'apt-get');
-  await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, frontend, { mode: 0o755 });
-  return { version: plan.version, architecture, packages: plan.packages };
+    return `the x86_64 apt resolved ${NATIVE_APT_CHECK_PACKAGES.join(' ')} otherwise (exit ${native.exitCode}: ${firstLine(native.stderr || native.stdout)}; riscv64 exit ${riscv.exitCode})`;
+  return undefined;
 }
 
 /** The tools tree's amd64 Packages index (as mmdebstrap left it), or why there is none. */
