@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { debianMirror } from '../../debian/debianMirror.ts';
 import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { SandboxError } from '../errors.ts';
@@ -13,7 +12,7 @@ import { watchDisk } from '../limits/watchDisk.ts';
 import { checkInstallRequest } from '../packages/checkInstallRequest.ts';
 import { DebDownloadError, downloadDebs } from '../packages/downloadDebs.ts';
 import { APT_FRONTEND_DIR } from '../packages/nativeApt.ts';
-import { parseAptUris } from '../packages/parseAptUris.ts';
+import { archivePrefixes, parseAptUris } from '../packages/parseAptUris.ts';
 import { removeTree } from '../removeTree.ts';
 import {
   SANDBOX_WORKSPACE,
@@ -305,7 +304,7 @@ export class ChrootSandbox implements Sandbox {
 
   /** Where packages may come from: the archive the image was made from and the host's own. */
   private archivePrefixes(): string[] {
-    return [this.record.mirror, debianMirror() ?? undefined].filter((m): m is string => Boolean(m));
+    return archivePrefixes(this.record.mirror);
   }
 
   private mounts(network: boolean, transfer = false): InstanceMounts {

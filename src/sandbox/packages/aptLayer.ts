@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { debianMirror } from '../../debian/debianMirror.ts';
 import type { ChrootSandbox } from '../chroot/ChrootSandbox.ts';
 import { createInstance, type NewInstance } from '../chroot/instanceStore.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
@@ -10,6 +9,7 @@ import { giveToSandboxRoot } from '../userns/treeOwner.ts';
 import { type DpkgBackend, nativeDpkgBackend, placeDpkgBackend } from './dpkgBackend.ts';
 import { type MaintainerPerl, placeMaintainerPerl } from './maintainerPerl.ts';
 import { type NativeApt, placeNativeApt } from './nativeApt.ts';
+import { archivePrefixes } from './parseAptUris.ts';
 
 /** Part of the layer's key: what the layer holds besides the caches. */
 const APT_LAYER_VERSION = 4;
@@ -180,8 +180,7 @@ async function fillFromInstance(
   );
   // both caches or neither
   if (cachesMissing) for (const name of APT_CACHES) await rm(join(cacheDir, name), { force: true });
-  const prefixes = [stack.mirror, debianMirror() ?? undefined].filter((m): m is string => Boolean(m));
-  const nativeApt = await placeNativeApt(paths, stack, instance, tree, prefixes).catch(
+  const nativeApt = await placeNativeApt(paths, stack, instance, tree, archivePrefixes(stack.mirror)).catch(
     (error: Error): NativeApt => ({ refused: error.message.split('\n')[0] ?? 'failed' }),
   );
   return { ...(cachesMissing ? { cachesMissing } : {}), nativeApt };

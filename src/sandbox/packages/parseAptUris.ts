@@ -1,3 +1,5 @@
+import { debianMirror } from '../../debian/debianMirror.ts';
+
 /** One package apt would fetch, as `apt-get --print-uris` names it. */
 export interface AptDownload {
   uri: string;
@@ -51,4 +53,12 @@ export function isAllowedUri(uri: string, allowedPrefixes: readonly string[]): b
     const base = prefix.replace(/\/+$/, '');
     return url.href.startsWith(`${base}/pool/`);
   });
+}
+
+/**
+ * The archives a sandbox may download packages from: the mirror its images were made from, and
+ * the one the host's apt uses.
+ */
+export function archivePrefixes(mirror: string | undefined): string[] {
+  return [mirror, debianMirror() ?? undefined].filter((m): m is string => Boolean(m));
 }

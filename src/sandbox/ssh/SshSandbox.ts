@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { link, lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix } from 'node:path';
-import { debianMirror } from '../../debian/debianMirror.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
 import { extractTarball } from '../../sources/tar/extractTarball.ts';
@@ -12,7 +11,7 @@ import { readFileOverRun, writeFileOverRun } from '../filesOverRun.ts';
 import { resolveLimits, type SandboxLimitOverrides } from '../limits/SandboxLimits.ts';
 import { checkInstallRequest } from '../packages/checkInstallRequest.ts';
 import { DebDownloadError, downloadDebs } from '../packages/downloadDebs.ts';
-import { parseAptUris } from '../packages/parseAptUris.ts';
+import { archivePrefixes, parseAptUris } from '../packages/parseAptUris.ts';
 import {
   SANDBOX_WORKSPACE,
   type Sandbox,
@@ -190,10 +189,13 @@ export class SshSandbox implements Sandbox {
     if (listed.exitCode !== 0) return listed;
     let files: string[];
     try {
-      const prefixes = [this.init.mirror, debianMirror() ?? undefined].filter((m): m is string => Boolean(m));
-      files = await downloadDebs(parseAptUris(listed.stdout, prefixes), this.init.debCache, {
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      files = await downloadDebs(
+        parseAptUris(listed.stdout, archivePrefixes(this.init.mirror)),
+        this.init.debCache,
+        {
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+      );
     } catch (error) {
       const stale = error instanceof DebDownloadError && error.code === 'missing';
       const message = `E: ${(error as Error).message}${stale ? "\nE: the target's package lists are older than the archive (apt-get update there)" : ''}\n`;
