@@ -1,7 +1,12 @@
 import { lstat, mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { imageTree } from '../imageStore.ts';
-import { PERL_PACKAGES, perlTwinProblems, readPackageFiles } from '../provision/userlandSwap.ts';
+import {
+  PERL_PACKAGES,
+  PERL_SHEBANG,
+  perlTwinProblems,
+  readPackageFiles,
+} from '../provision/userlandSwap.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
 import { DPKG_BACKEND_DIR, placeDpkgPath } from './dpkgBackend.ts';
 
@@ -20,7 +25,6 @@ import { DPKG_BACKEND_DIR, placeDpkgPath } from './dpkgBackend.ts';
 export const PERL_HELPER_PACKAGES = ['init-system-helpers'] as const;
 export const DEBCONF_FRONTEND = '/usr/share/debconf/frontend';
 const NATIVE_PERL = '/native/usr/bin/perl';
-const PERL_LINE = /^#! ?\/usr\/bin\/perl(\s[^\n]*)?\n/;
 
 /** The helpers an apt layer runs under the x86_64 perl, or why it runs none. */
 export type MaintainerPerl = { helpers: string[] } | { refused: string };
@@ -61,13 +65,7 @@ export async function placeMaintainerPerl(
   if (frontend) {
     const target = join(tree, DEBCONF_FRONTEND);
     await mkdir(dirname(target), { recursive: true });
-    await writeFile(
-      target,
-      frontend.replace(PERL_LINE, (_, flags = '') => `#! ${NATIVE_PERL}${flags}\n`),
-      {
-        mode: 0o755,
-      },
-    );
+    await writeFile(target, frontend.replace(PERL_SHEBANG, `#! ${NATIVE_PERL}`), { mode: 0o755 });
     helpers.push(DEBCONF_FRONTEND);
   }
   return { helpers };
@@ -80,7 +78,7 @@ async function perlScriptText(path: string): Promise<string | undefined> {
   const handle = await open(path, 'r');
   try {
     const text = await readFile(handle, 'utf8');
-    return PERL_LINE.test(text) ? text : undefined;
+    return PERL_SHEBANG.test(text) ? text : undefined;
   } finally {
     await handle.close();
   }

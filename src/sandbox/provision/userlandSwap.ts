@@ -76,6 +76,9 @@ export function neverSwapReason(path: string): string | undefined {
   return NEVER_SWAP.find((rule) => rule.pattern.test(name))?.reason;
 }
 
+/** The first line of a script that /usr/bin/perl runs (its switches, if any, follow). */
+export const PERL_SHEBANG = /^#! ?\/usr\/bin\/perl(?=\s|$)/;
+
 /** ELF e_machine values. */
 export const EM_X86_64 = 62;
 export const EM_RISCV = 243;
@@ -225,7 +228,7 @@ export async function readPackageFiles(
       if (!head) continue;
       if (head.readUInt32BE(0) === 0x7f454c46 && head.length >= 20)
         executables.set(path, head.readUInt16LE(18));
-      else if (/^#! ?\/usr\/bin\/perl(\s|$)/.test(head.toString('latin1'))) perlScripts.push(path);
+      else if (PERL_SHEBANG.test(head.toString('latin1'))) perlScripts.push(path);
     }
     result.set(name, { version: entry.version, executables, perlScripts });
   }
