@@ -38,6 +38,13 @@ afterAll(async () => {
 
 const instanceRecord = async (b: ChrootSandbox) =>
   JSON.parse(await readFile(join(paths.instance(b.id), 'instance.json'), 'utf8')) as { lowerKeys: string[] };
+/** The record of the apt layer an instance stands on (its topmost layer). */
+const aptLayerOf = async (b: ChrootSandbox) => {
+  const { lowerKeys } = await instanceRecord(b);
+  return JSON.parse(
+    await readFile(join(paths.image(lowerKeys[0] ?? ''), APT_LAYER_RECORD), 'utf8'),
+  ) as AptLayer;
+};
 
 describe('the apt layer', () => {
   it(
@@ -45,9 +52,7 @@ describe('the apt layer', () => {
     async () => {
       const { lowerKeys } = await instanceRecord(box);
       expect(lowerKeys[0]).toMatch(/^apt-[0-9a-f]{16}$/);
-      const layer = JSON.parse(
-        await readFile(join(paths.image(lowerKeys[0] ?? ''), APT_LAYER_RECORD), 'utf8'),
-      ) as AptLayer;
+      const layer = await aptLayerOf(box);
       expect(layer.cachesMissing).toBeUndefined();
       expect(layer.lowerKeys).toEqual(lowerKeys.slice(1));
       const check = await box.run(['apt-get', '-o', 'Debug::pkgCacheGen=1', 'check'], { timeoutMs: 300_000 });
@@ -274,10 +279,7 @@ describe('the apt layer of native-userland mode', () => {
     async () => {
       const native = await createSandbox({ mode: 'native-userland' });
       try {
-        const { lowerKeys } = await instanceRecord(native);
-        const layer = JSON.parse(
-          await readFile(join(paths.image(lowerKeys[0] ?? ''), APT_LAYER_RECORD), 'utf8'),
-        ) as AptLayer;
+        const layer = await aptLayerOf(native);
         expect(layer.maintainerPerl).toEqual({
           helpers: expect.arrayContaining([
             '/usr/bin/deb-systemd-helper',
