@@ -3,93 +3,36 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { rvportHome } from '../config/rvportHome.ts';
 import { DEFAULT_DEBIAN_SUITE } from '../debian/debianMirror.ts';
-import { imageAptLists, loadInstallablePackages } from '../debian/installablePackages.ts';
 import type { EngineEvent } from '../engine/events.ts';
-import { resetWorkflow, runWorkflow } from '../engine/runWorkflow.ts';
-import { FileStateStore } from '../engine/stores/FileStateStore.ts';
-import { recoveryHeuristics } from '../heuristics/index.ts';
-import { createLlmClient, loadLlmConfig } from '../llm/index.ts';
+import { resetWorkflow } from '../engine/runWorkflow.ts';
+import { createLlmClient, type LlmClient, loadLlmConfig } from '../llm/index.ts';
 import { RecipeCache } from '../recipes/RecipeCache.ts';
+import type { RecipeEntry } from '../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
-import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
 import { SandboxError } from '../sandbox/errors.ts';
 import { imageKeys } from '../sandbox/findImages.ts';
-import { collectUserlandEvidence } from '../sandbox/proof/collectUserlandEvidence.ts';
-import { canBuildRecorder, DEFAULT_SAMPLE_PER_MILLE } from '../sandbox/proof/evidenceLayer.ts';
-import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
-import { loadUserlandProofs, type UserlandProofTable } from '../sandbox/proof/userlandProofs.ts';
+import { DEFAULT_SAMPLE_PER_MILLE } from '../sandbox/proof/evidenceLayer.ts';
+import { loadUserlandProofs } from '../sandbox/proof/userlandProofs.ts';
 import type { SandboxMode, TargetMode } from '../sandbox/Sandbox.ts';
-import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
 import { SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
 import { localHeadCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
-import { chooseRustLayer, loadRustProofs } from './chooseRustLayer.ts';
-import { chooseSandboxMode, type ModeChoice, type RequestedMode } from './chooseSandboxMode.ts';
+import { chooseSandboxMode } from './chooseSandboxMode.ts';
 import { configuredDependencySources } from './configuredDependencySources.ts';
-import { contentsLoader } from './contentsLoader.ts';
-import { loadSourceIndex } from './debianSourceHint.ts';
+import { createPortServices } from './createPortServices.ts';
 import { ensureSandboxImages } from './ensureSandboxImages.ts';
-import { localSandboxProvider } from './localSandboxProvider.ts';
-import { modeForLanguages } from './modeForLanguages.ts';
-import { once } from './once.ts';
+import { openPortCheckpoint, type PortCheckpoint } from './openPortCheckpoint.ts';
 import { writePortOutputs } from './outputs/writePortOutputs.ts';
+import type { PortRequest } from './PortRequest.ts';
 import { cacheHitResult, type PortResult, portResult } from './PortResult.ts';
-import type { ModeAnalysis, PortServices } from './PortServices.ts';
 import { createPortState, type PortState } from './PortState.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
-import { portGraph } from './portGraph.ts';
-import { portRunId } from './portRunId.ts';
-import { sshSandboxProvider } from './sshSandboxProvider.ts';
-import { staleCheckpoint } from './staleCheckpoint.ts';
+import { portSandbox } from './portSandbox.ts';
+import { runPortGraph } from './runPortGraph.ts';
 import { redoReason, userlandRefusal } from './userlandRefusal.ts';
 
-export const DEFAULT_COMMAND_TIMEOUT_MS = 60 * 60 * 1000;
-export const DEFAULT_TEST_TIMEOUT_MS = 30 * 60 * 1000;
-
-export interface PortRequest {
-  source: string;
-  maxAttempts: number;
-  force: boolean;
-  optimize: boolean;
-  package: boolean;
-  restart: boolean;
-  /** `auto`: the fastest mode proven identical for the package (chooseSandboxMode). */
-  mode: RequestedMode;
-  out: string;
-  offline: boolean;
-  /** The LLM cost cap; the configuration's (default $1.00) when absent. */
-  costCapUsd?: number;
-  keepSandbox: boolean;
-  suite?: string;
-  mirror?: string;
-  commandTimeoutMs?: number;
-  testTimeoutMs?: number;
-  /** False: the package's tests are not run (default true; the userland proof's timing-only runs). */
-  runTests?: boolean;
-  env?: NodeJS.ProcessEnv;
-  /** Default: the committed table (src/sandbox/proof/userlandProofs.json). */
-  proofs?: UserlandProofTable;
-  /** Added to every sandbox command's environment (proof runs pin SOURCE_DATE_EPOCH). */
-  sandboxEnv?: Record<string, string>;
-  /** A Go module proxy to fetch go.sum's modules from (default: RVPORT_GOPROXY; none: Debian's). */
-  goProxy?: string;
-  /** A crate registry's sparse index for Cargo.lock's crates (default: RVPORT_CARGO_REGISTRY). */
-  cargoRegistry?: string;
-  /** Differential tests against x86_64 after finish (default DEFAULT_DIFFERENTIAL). */
-  differential?: boolean;
-  /** Replay build.sh as the last step; absent: when the build took under 10 minutes. */
-  replay?: boolean;
-  /** Build on a remote riscv64 machine: `ssh://user@host[:port]` or a saved target's name. */
-  target?: string;
-  /**
-   * `auto` without a proof: whether an autotools or plain-Make build may take native-userland
-   * mode on its own evidence (default true), and the share of other invocations it checks.
-   */
-  perBuildEvidence?: boolean;
-  evidenceSamplePerMille?: number;
-  /** Set on the accelerated port that redoes a native-userland build its evidence refused. */
-  redoOf?: { reason: string; evidence?: UserlandEvidence };
-}
+export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS } from './createPortServices.ts';
+export type { PortRequest } from './PortRequest.ts';
 
 /**
  * Differential tests are off unless asked for: they build the package a second time (natively,
@@ -98,71 +41,47 @@ export interface PortRequest {
  */
 export const DEFAULT_DIFFERENTIAL = false;
 
+/** How a port reports while it runs, and how it is stopped. */
+export interface PortIo {
+  signal: AbortSignal;
+  progress: (event: ProgressEvent) => void;
+  onEngineEvent?: (event: EngineEvent) => void;
+}
+
 export type { PortResult, PortResultKind } from './PortResult.ts';
 
 /**
  * One port, end to end: validate the SOURCE, answer from the recipe cache when it can, make sure
  * the sandbox exists, run the port graph (resuming an interrupted run of the same package), and
- * write the outputs. Exit codes as SPEC section 2.
+ * write the outputs. A native-userland build its own evidence refused is redone in accelerated
+ * mode. Exit codes as SPEC section 2.
  */
-export async function runPort(
-  request: PortRequest,
-  io: {
-    signal: AbortSignal;
-    progress: (event: ProgressEvent) => void;
-    onEngineEvent?: (event: EngineEvent) => void;
-  },
-): Promise<PortResult> {
+export async function runPort(request: PortRequest, io: PortIo): Promise<PortResult> {
   const env = request.env ?? process.env;
   const home = rvportHome(env);
   const suite = request.suite ?? DEFAULT_DEBIAN_SUITE;
   const spec = parseSource(request.source); // throws SourceError (bad input) before anything runs
-  const dependencySources = configuredDependencySources(request, env);
+  const dependencySources = configuredDependencySources(request, env); // so does a bad proxy URL
   const outDir = resolve(request.out, spec.name);
   await mkdir(outDir, { recursive: true });
   const keys = imageKeys(suite);
-  const proofs = request.proofs ?? loadUserlandProofs();
-  const layers = { accelerated: keys.accel, 'native-userland': keys.native };
-  const proof = proofs.proofs[spec.name];
-  const imageOf = (m: SandboxMode) =>
-    ({ emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native })[m];
+  const proof = (request.proofs ?? loadUserlandProofs()).proofs[spec.name];
   // Provisional: a proof holds for one source tree, known once init has acquired the source,
   // and init decides again (services.chooseMode). The cache lookup and provisioning use this one.
   const choice: { mode: TargetMode; reason: string } = request.target
     ? { mode: 'native', reason: `built on the riscv64 machine ${request.target} over SSH` }
-    : chooseSandboxMode(request.mode, spec.name, proof, layers);
+    : chooseSandboxMode(request.mode, spec.name, proof, {
+        accelerated: keys.accel,
+        'native-userland': keys.native,
+      });
   const mode = choice.mode;
-  const imageId = mode === 'native' ? SSH_TARGET_IMAGE_ID : imageOf(mode);
 
-  // The checkpoint comes first: a port stopped late in finish may have written its cache entry
-  // already, and must resume rather than be answered from the cache. --restart discards it
-  // without reading it, so a corrupt checkpoint can be discarded too.
-  const runId = portRunId(spec);
-  const store = new FileStateStore(join(home, 'runs'));
-  if (request.restart) await resetWorkflow(runId, { store });
-  const loaded = request.restart ? undefined : await store.load(runId);
-  const stale = loaded && loaded.status !== 'completed' ? staleCheckpoint(loaded.context) : null;
-  if (stale) {
-    io.progress({
-      type: 'note',
-      message: `the interrupted port of ${spec.name} is started again: ${stale}`,
-    });
-    await resetWorkflow(runId, { store });
-  }
-  const existing = stale ? undefined : loaded;
-  const resuming = !!existing && existing.status !== 'completed';
-
-  const commit = await localCommit(spec);
-  const warn = (message: string) => io.progress({ type: 'note', message: `warning: ${message}` });
+  const checkpoint = await openPortCheckpoint(spec, home, request.restart, io.progress);
+  const { existing, resuming } = checkpoint;
   const cached =
     request.force || resuming
       ? undefined
-      : await new RecipeCache(recipeCacheDir(env)).lookup(
-          spec.name,
-          imageId,
-          { spec: spec.raw, ...(commit ? { commit } : {}) },
-          warn,
-        );
+      : await lookupRecipe(spec, env, mode === 'native' ? SSH_TARGET_IMAGE_ID : imageOf(keys, mode), io);
   if (!request.optimize && cached) return cacheHitResult(cached, outDir, spec.name, request.package);
 
   const images = await ensureSandboxImages({
@@ -174,35 +93,11 @@ export async function runPort(
     progress: io.progress,
     ...(request.mirror ? { mirror: request.mirror } : {}),
   });
-  const nativeReady = Boolean(
-    images.native && images.nativeTools && images.rootfs && !images.native.refusedReason,
-  );
 
-  if (existing && !resuming) await resetWorkflow(runId, { store }); // a completed run starts again
-  if (!resuming) {
-    // A new run starts its logs afresh; a resumed one appends to what the interrupted run wrote.
-    for (const file of ['build.log', 'llm-calls.jsonl', 'differential.log'])
-      await rm(join(outDir, file), { force: true });
-  }
-  if (resuming && existing) {
-    io.progress({
-      type: 'note',
-      message: `resuming the interrupted port of ${spec.name} at ${existing.currentNode}`,
-    });
-  }
-
-  const llmConfig = await loadLlmConfig({
-    env,
-    home,
-    overrides: {
-      offline: request.offline,
-      ...(request.costCapUsd !== undefined ? { costCapUsd: request.costCapUsd } : {}),
-    },
-  });
-  const spentUsd = resuming ? ((existing?.context as PortState | undefined)?.llm?.costUsd ?? 0) : 0;
-  const llm = createLlmClient({ config: llmConfig, callLogPath: join(outDir, 'llm-calls.jsonl'), spentUsd });
+  await startLogs(checkpoint, outDir, spec.name, io);
+  const llm = await portLlm(request, { env, home, outDir }, resuming ? existing?.context : undefined);
   // A resumed port keeps the mode it started in (init chose it for the acquired source).
-  const resumedOptions = resuming ? (existing?.context as PortState | undefined)?.options : undefined;
+  const resumedOptions = resuming ? existing?.context.options : undefined;
   const startMode = request.target ? 'native' : (resumedOptions?.mode ?? mode);
   if (startMode === 'native' && !request.target) {
     throw new SandboxError(
@@ -217,98 +112,29 @@ export async function runPort(
       message: `sandbox mode ${startMode}: ${resumedOptions.modeReason ?? 'the mode the port started in'}`,
     });
   }
-  const samplePerMille = request.evidenceSamplePerMille ?? DEFAULT_SAMPLE_PER_MILLE;
-  let perBuild = resumedOptions?.modeEvidence === 'per-build';
-  // a local instance has modes and the Rust layer to choose; an SSH target has neither
-  const local =
-    startMode === 'native'
-      ? null
-      : localSandboxProvider({
-          home,
-          suite,
-          mode: startMode,
-          keep: request.keepSandbox,
-          imageId: imageOf(startMode),
-          ...(perBuild ? { evidence: { samplePerMille } } : {}),
-          ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
-        });
-  const sandbox =
-    local ??
-    sshSandboxProvider({
-      home,
-      suite,
-      target: request.target ?? '',
-      ...(request.mirror ? { mirror: request.mirror } : {}),
-      ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
-    });
-  const services: PortServices = {
+  const sandbox = portSandbox({
+    request,
+    name: spec.name,
     home,
-    ...(dependencySources ? { dependencySources } : {}),
-    outDir,
-    sourcesDir: join(home, 'sources'),
-    buildLog: join(outDir, 'build.log'),
-    sandbox,
-    contents: contentsLoader(home, suite, request.mirror, io.progress),
-    heuristics: recoveryHeuristics,
-    commandTimeoutMs: request.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
-    testTimeoutMs: request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
-    ...(request.runTests === false ? { runTests: false } : {}),
-    progress: io.progress,
-    llm,
     suite,
-    ...(request.mirror ? { mirror: request.mirror } : {}),
-    // a failed load answers null: names are then checked by form only
-    installable: once(() =>
-      loadInstallablePackages(imageAptLists(sandboxPaths(home).image(keys.rootfs))).catch(() => null),
-    ),
-    debianSources: once(() =>
-      loadSourceIndex({
-        aptDir: join(home, 'sources', '.debian-apt'),
-        suite,
-        ...(request.mirror ? { mirror: request.mirror } : {}),
-        log: (line) => io.progress({ type: 'note', message: line }),
-      }).catch((error: Error) => {
-        io.progress({ type: 'note', message: `Debian's Sources index could not be read: ${error.message}` });
-        return null;
-      }),
-    ),
-    // on an SSH target the mode of the options stands: the machine is what it is
-    ...(local === null
-      ? {}
-      : {
-          chooseMode: (sourceTree: string, analysis: ModeAnalysis = {}): ModeChoice => {
-            if (request.redoOf) return { mode: 'accelerated', reason: redoReason(request.redoOf.reason) };
-            const proven = chooseSandboxMode(request.mode, spec.name, proof, layers, sourceTree, {
-              available: request.perBuildEvidence !== false && nativeReady && canBuildRecorder(env),
-              ...(analysis.buildSystem ? { buildSystem: analysis.buildSystem } : {}),
-              samplePerMille,
-            });
-            const final = modeForLanguages(proven, request.mode, analysis.languages ?? []);
-            perBuild = final.mode === 'native-userland' && final.evidence === 'per-build';
-            local.useMode(final.mode, imageOf(final.mode), perBuild ? { samplePerMille } : undefined);
-            return final;
-          },
-        }),
-    chooseRust: (buildSystem, details) => {
-      if (!local) return null;
-      const rust = chooseRustLayer(
-        buildSystem,
-        local.mode,
-        spec.name,
-        {
-          key: keys.rust,
-          provisioned: !!(images.rust && images.rustTools),
-          ...(images.rust?.refusedReason ? { refusedReason: images.rust.refusedReason } : {}),
-        },
-        loadRustProofs().proofs[spec.name],
-        details?.procMacro === true,
-      );
-      if (rust?.use) local.useRust(keys.rust);
-      return rust?.reason ?? null;
-    },
-    collectModeEvidence: async (box) =>
-      perBuild ? collectUserlandEvidence(box as ChrootSandbox, { home }) : undefined,
-  };
+    env,
+    keys,
+    images,
+    startMode,
+    resumedPerBuild: resumedOptions?.modeEvidence === 'per-build',
+    proof,
+    samplePerMille: request.evidenceSamplePerMille ?? DEFAULT_SAMPLE_PER_MILLE,
+  });
+  const services = createPortServices(request, {
+    home,
+    suite,
+    outDir,
+    keys,
+    llm,
+    sandbox,
+    dependencySources,
+    progress: io.progress,
+  });
   const initial = createPortState(
     { spec: spec.raw, name: spec.name },
     {
@@ -325,39 +151,10 @@ export async function runPort(
   );
   // With --optimize a verified entry is built again from its plan (then performance mode runs).
   if (request.optimize && cached?.verification.verdict === 'verified') initial.cachedRecipe = cached;
-  const started = Date.now();
-  let result: Awaited<ReturnType<typeof runWorkflow<PortState>>>;
-  try {
-    // an SSH target is reached before the graph runs: an unknown host key or a refused login is
-    // the user's to fix (a clear message and exit 1), not a failure of a node
-    if (startMode === 'native') await sandbox.get();
-    result = await runWorkflow(portGraph, {
-      id: runId,
-      store,
-      logDir: join(home, 'runs', 'logs', runId),
-      signal: io.signal,
-      services: { port: services },
-      context: initial,
-      source: spec.raw,
-      ...(io.onEngineEvent ? { onEvent: io.onEngineEvent } : {}),
-    });
-  } finally {
-    await sandbox.discard().catch(() => {});
-  }
-  const state: PortState = {
-    ...result.state.context,
-    timings: {
-      ...result.state.context.timings,
-      total: (result.state.context.timings.total ?? 0) + Date.now() - started,
-    },
-  };
-  if (result.outcome === 'failed') {
-    // An engine-level failure (a crashed node, the step limit) is an escalation for the user.
-    state.buildStatus = 'ESCALATED';
-    state.escalationReason ??= `rvport failed in node ${result.state.currentNode}: ${result.error?.message ?? result.state.error?.message}`;
-  }
+  const run = await runPortGraph(checkpoint, services, initial, startMode === 'native', io);
+  const { state } = run;
   if (request.redoOf?.evidence) state.userlandEvidence = request.redoOf.evidence;
-  const refused = perBuild && result.outcome !== 'interrupted' ? userlandRefusal(state) : undefined;
+  const refused = sandbox.perBuild() && run.outcome !== 'interrupted' ? userlandRefusal(state) : undefined;
   if (refused) {
     io.progress({ type: 'note', message: `${redoReason(refused)}` });
     return runPort(
@@ -372,12 +169,72 @@ export async function runPort(
     );
   }
   const files = await writePortOutputs(state, outDir, { package: request.package });
-  return portResult(
-    state,
-    { outcome: result.outcome, resumed: result.resumed, stoppedAt: result.state.currentNode },
-    outDir,
-    files,
-    request.package,
+  return portResult(state, run, outDir, files, request.package);
+}
+
+/**
+ * A new run starts its logs afresh (and a completed run of the package starts again); a resumed
+ * one appends to what the interrupted run wrote.
+ */
+async function startLogs(
+  checkpoint: PortCheckpoint,
+  outDir: string,
+  name: string,
+  io: PortIo,
+): Promise<void> {
+  const { existing, resuming } = checkpoint;
+  if (resuming) {
+    io.progress({
+      type: 'note',
+      message: `resuming the interrupted port of ${name} at ${existing?.currentNode}`,
+    });
+    return;
+  }
+  if (existing) await resetWorkflow(checkpoint.runId, { store: checkpoint.store });
+  for (const file of ['build.log', 'llm-calls.jsonl', 'differential.log'])
+    await rm(join(outDir, file), { force: true });
+}
+
+/** The port's LLM client; a resumed port goes on counting what the interrupted run spent. */
+async function portLlm(
+  request: PortRequest,
+  where: { env: NodeJS.ProcessEnv; home: string; outDir: string },
+  resumed: PortState | undefined,
+): Promise<LlmClient> {
+  const config = await loadLlmConfig({
+    env: where.env,
+    home: where.home,
+    overrides: {
+      offline: request.offline,
+      ...(request.costCapUsd !== undefined ? { costCapUsd: request.costCapUsd } : {}),
+    },
+  });
+  return createLlmClient({
+    config,
+    callLogPath: join(where.outDir, 'llm-calls.jsonl'),
+    spentUsd: resumed?.llm?.costUsd ?? 0,
+  });
+}
+
+/** The image a port in `mode` builds on: the key its recipe cache entries are made for. */
+function imageOf(keys: ReturnType<typeof imageKeys>, mode: SandboxMode): string {
+  return { emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native }[mode];
+}
+
+/** The recipe cache's entry for this source on this image, if one answers it. */
+async function lookupRecipe(
+  spec: SourceSpec,
+  env: NodeJS.ProcessEnv,
+  imageId: string,
+  io: PortIo,
+): Promise<RecipeEntry | undefined> {
+  const commit = await localCommit(spec);
+  const warn = (message: string) => io.progress({ type: 'note', message: `warning: ${message}` });
+  return new RecipeCache(recipeCacheDir(env)).lookup(
+    spec.name,
+    imageId,
+    { spec: spec.raw, ...(commit ? { commit } : {}) },
+    warn,
   );
 }
 
