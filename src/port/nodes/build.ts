@@ -1,27 +1,23 @@
-import { appendFile } from 'node:fs/promises';
 import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
-import type { HeuristicContext } from '../../heuristics/RecoveryHeuristic.ts';
 import type { HeuristicFiring } from '../../heuristics/runHeuristics.ts';
 import { classifyInContext } from '../classifyInContext.ts';
 import { escalationReason } from '../escalation.ts';
-import { findPackageFor } from '../findPackageFor.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { portServices } from '../PortServices.ts';
-import type { BuildPlan, ExecutedCommand, FixAttempt, PlanPhase, PortState } from '../PortState.ts';
-import { SANDBOX_SRC } from '../planFromAnalysis.ts';
+import type { BuildPlan, ExecutedCommand, FixAttempt, PortState } from '../PortState.ts';
 import { routeBuildResult } from '../routes/routeBuildResult.ts';
-import { FUNDAMENTAL_BLOCKERS, LIMIT_CATEGORY, SANDBOX_LIMIT_CATEGORIES } from '../vocabulary.ts';
+import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from '../vocabulary.ts';
 import { withAudit } from './audit.ts';
-import { BUILD_PHASE_ORDER, BUILD_PHASES, freshSource, runLogged } from './buildSteps.ts';
+import { BUILD_PHASE_ORDER, freshSource } from './buildSteps.ts';
 import { installPlanPackages } from './installPlanPackages.ts';
 import { judgeFixUnderTrial } from './judgeFixUnderTrial.ts';
 import { makeError, recordError } from './recordError.ts';
-import { firingRecords, repairWithHeuristics } from './repairWithHeuristics.ts';
+import { repairAndRestart } from './repairAndRestart.ts';
+import { firingRecords } from './repairWithHeuristics.ts';
+import { type PhaseFailure, runPlanPhases } from './runPlanPhases.ts';
 
 /** Heuristic repairs one build may apply before it gives the failure to the fixer. */
 export const MAX_REPAIRS_PER_BUILD = 8;
-/** Bytes of a failed command's output the heuristics and the error record see. */
-const FAILURE_OUTPUT_BYTES = 64 * 1024;
 
 /** How far a build got when a command failed: later phases and later commands count more. */
 export function buildProgress(phase: string, commandIndex: number): number {
@@ -98,92 +94,27 @@ export const buildNode = FunctionNode<PortState>({
     };
     let repairs = 0;
     const notes: string[] = [];
-    restart: for (;;) {
-      const runnable: PlanPhase[] = plan.phases.filter((p) => BUILD_PHASES.has(p.name));
-      phases: for (const phase of runnable) {
-        for (const [index, command] of phase.commands.entries()) {
-          svc.progress({ type: 'phase', phase: phase.name, command });
-          const result = await runLogged(svc, sandbox, plan, phase.name, command, ctx);
-          executed.push({
-            phase: phase.name,
-            command,
-            exitCode: result.exitCode,
-            durationMs: Math.round(result.durationMs),
-            attempt,
-            origin: 'plan',
-          });
-          if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('interrupted');
-          if (result.exitCode === 0) continue;
-          if (phase.optional) {
-            notes.push(`the optional ${phase.name} step failed (exit ${result.exitCode}): ${command}`);
-            continue phases;
-          }
-
-          const failure = {
-            phase: phase.name,
-            command,
-            output: `${result.stdout}\n${result.stderr}`.slice(-FAILURE_OUTPUT_BYTES),
-            exitCode: result.exitCode,
-            timedOut: result.timedOut,
-            ...(result.limit
-              ? { category: LIMIT_CATEGORY[result.limit.kind], evidence: result.limit.detail }
-              : {}),
-          };
-          if (repairs < MAX_REPAIRS_PER_BUILD && !result.timedOut && !result.limit) {
-            const hctx: HeuristicContext = {
-              failure,
-              plan,
-              state,
-              sandbox,
-              srcDir: SANDBOX_SRC,
-              findPackage: async (kind, name) => findPackageFor(await svc.contents(), kind, name),
-              signal: ctx.signal,
-              log: (line) => svc.progress({ type: 'note', message: line }),
-            };
-            const firing = await repairWithHeuristics(svc.heuristics, hctx, used, recordFiring);
-            if (firing) {
-              repairs++;
-              if (firing.outcome.plan) plan = firing.outcome.plan;
-              if (firing.outcome.patches) patches = [...patches, ...firing.outcome.patches];
-              await appendFile(
-                svc.buildLog,
-                `\n### rvport: ${firing.heuristic}: ${firing.outcome.description}; running the plan again on a fresh copy of the source\n`,
-              );
-              // What the failed run left in the tree (objects, programs, generated files) must
-              // not become part of the result: the final plan is proven from a clean source.
-              await freshSource({ ...state, plan, patches }, sandbox, svc.home);
-              continue restart;
-            }
-          }
-          const error = {
-            ...classifyInContext(
-              state,
-              makeError({ node: BuildFixNode.build, ...failure }),
-              failure.output,
-              plan.dir,
-            ),
-            progress: buildProgress(phase.name, index),
-          };
-          const judged = await judgeFix(error.progress);
-          const recorded = recordError(state, error);
-          // A blocker no fix can get past goes straight to the escalation, not to the fixer.
-          const stop = escalationReason({ ...state, ...recorded });
-          const hopeless =
-            stop !== null &&
-            (FUNDAMENTAL_BLOCKERS.has(error.category) ||
-              SANDBOX_LIMIT_CATEGORIES.has(error.category) ||
-              error.category === 'PERMISSION');
-          return done({
-            ...recorded,
-            ...judged,
-            ...debian,
-            buildStatus: hopeless ? 'ESCALATED' : 'FAILED',
-            ...(hopeless ? { escalationReason: stop } : {}),
-            audit: withAudit(state, BuildFixNode.build, 'failed', `${phase.name}: ${error.category}`),
-          });
+    for (;;) {
+      const failed = await runPlanPhases(svc, sandbox, plan, ctx, { attempt, executed, notes });
+      if (!failed) break;
+      if (repairs < MAX_REPAIRS_PER_BUILD && !failed.limited) {
+        const repaired = await repairAndRestart(
+          svc,
+          sandbox,
+          state,
+          { plan, patches },
+          failed.failure,
+          used,
+          recordFiring,
+          ctx.signal,
+        );
+        if (repaired) {
+          repairs++;
+          ({ plan, patches } = repaired);
+          continue;
         }
       }
-      break;
+      return done({ ...(await failedBuild(state, plan, failed, judgeFix)), ...debian });
     }
     return done({
       ...debian,
@@ -194,3 +125,41 @@ export const buildNode = FunctionNode<PortState>({
     });
   },
 });
+
+/**
+ * The state of a build whose failure no heuristic repaired: the error, classified in the context
+ * of the port, counts one attempt; a blocker no fix can get past (a fundamental one, a sandbox
+ * limit, a permission) goes straight to the escalation, not to the fixer.
+ */
+async function failedBuild(
+  state: PortState,
+  plan: BuildPlan,
+  failed: PhaseFailure,
+  judgeFix: (progress: number) => Promise<Partial<PortState>>,
+): Promise<Partial<PortState>> {
+  const { failure } = failed;
+  const error = {
+    ...classifyInContext(
+      state,
+      makeError({ node: BuildFixNode.build, ...failure }),
+      failure.output,
+      plan.dir,
+    ),
+    progress: buildProgress(failure.phase, failed.index),
+  };
+  const judged = await judgeFix(error.progress);
+  const recorded = recordError(state, error);
+  const stop = escalationReason({ ...state, ...recorded });
+  const hopeless =
+    stop !== null &&
+    (FUNDAMENTAL_BLOCKERS.has(error.category) ||
+      SANDBOX_LIMIT_CATEGORIES.has(error.category) ||
+      error.category === 'PERMISSION');
+  return {
+    ...recorded,
+    ...judged,
+    buildStatus: hopeless ? 'ESCALATED' : 'FAILED',
+    ...(hopeless ? { escalationReason: stop } : {}),
+    audit: withAudit(state, BuildFixNode.build, 'failed', `${failure.phase}: ${error.category}`),
+  };
+}
