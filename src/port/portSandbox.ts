@@ -1,5 +1,10 @@
 import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
-import type { imageKeys, SandboxImages } from '../sandbox/findImages.ts';
+import {
+  type imageKeys,
+  modeImageKey,
+  type SandboxImages,
+  userlandLayerKeys,
+} from '../sandbox/findImages.ts';
 import { collectUserlandEvidence } from '../sandbox/proof/collectUserlandEvidence.ts';
 import { canBuildRecorder } from '../sandbox/proof/evidenceLayer.ts';
 import type { UserlandProof } from '../sandbox/proof/userlandProofs.ts';
@@ -57,9 +62,8 @@ export function portSandbox(options: {
       perBuild: () => false,
     };
   }
-  const imageOf = (m: SandboxMode) =>
-    ({ emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native })[m];
-  const layers = { accelerated: keys.accel, 'native-userland': keys.native };
+  const imageOf = (m: SandboxMode) => modeImageKey(keys, m);
+  const layers = userlandLayerKeys(keys);
   const nativeReady = Boolean(
     images.native && images.nativeTools && images.rootfs && !images.native.refusedReason,
   );

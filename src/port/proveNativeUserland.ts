@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { rvportHome } from '../config/rvportHome.ts';
 import { listInstances } from '../sandbox/chroot/instanceStore.ts';
 import { openSandbox } from '../sandbox/createSandbox.ts';
-import { imageKeys } from '../sandbox/findImages.ts';
+import { imageKeys, userlandLayerKeys } from '../sandbox/findImages.ts';
 import { DEFAULT_SUITE } from '../sandbox/imageRecipes.ts';
 import {
   compareBuildTrees,
@@ -221,7 +221,7 @@ export async function proveNativeUserland(
       identical: comparison.identical,
       ...(accelerated.sourceTree ? { sourceTree: accelerated.sourceTree } : {}),
       result: accelerated.result,
-      layers: { accelerated: keys.accel, 'native-userland': keys.native },
+      layers: userlandLayerKeys(keys),
       files: comparison.files,
       differences: comparison.differences.slice(0, KEPT_DIFFERENCES).map(formatDifference),
       ...(comparison.leftByFailedTests

@@ -10,10 +10,10 @@ import { RecipeCache } from '../recipes/RecipeCache.ts';
 import type { RecipeEntry } from '../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
 import { SandboxError } from '../sandbox/errors.ts';
-import { imageKeys } from '../sandbox/findImages.ts';
+import { imageKeys, modeImageKey, userlandLayerKeys } from '../sandbox/findImages.ts';
 import { DEFAULT_SAMPLE_PER_MILLE } from '../sandbox/proof/evidenceLayer.ts';
 import { loadUserlandProofs } from '../sandbox/proof/userlandProofs.ts';
-import type { SandboxMode, TargetMode } from '../sandbox/Sandbox.ts';
+import type { TargetMode } from '../sandbox/Sandbox.ts';
 import { SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
 import { localHeadCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
@@ -70,10 +70,7 @@ export async function runPort(request: PortRequest, io: PortIo): Promise<PortRes
   // and init decides again (services.chooseMode). The cache lookup and provisioning use this one.
   const choice: { mode: TargetMode; reason: string } = request.target
     ? { mode: 'native', reason: `built on the riscv64 machine ${request.target} over SSH` }
-    : chooseSandboxMode(request.mode, spec.name, proof, {
-        accelerated: keys.accel,
-        'native-userland': keys.native,
-      });
+    : chooseSandboxMode(request.mode, spec.name, proof, userlandLayerKeys(keys));
   const mode = choice.mode;
 
   const checkpoint = await openPortCheckpoint(spec, home, request.restart, io.progress);
@@ -81,7 +78,7 @@ export async function runPort(request: PortRequest, io: PortIo): Promise<PortRes
   const cached =
     request.force || resuming
       ? undefined
-      : await lookupRecipe(spec, env, mode === 'native' ? SSH_TARGET_IMAGE_ID : imageOf(keys, mode), io);
+      : await lookupRecipe(spec, env, mode === 'native' ? SSH_TARGET_IMAGE_ID : modeImageKey(keys, mode), io);
   if (!request.optimize && cached) return cacheHitResult(cached, outDir, spec.name, request.package);
 
   const images = await ensureSandboxImages({
@@ -214,11 +211,6 @@ async function portLlm(
     callLogPath: join(where.outDir, 'llm-calls.jsonl'),
     spentUsd: resumed?.llm?.costUsd ?? 0,
   });
-}
-
-/** The image a port in `mode` builds on: the key its recipe cache entries are made for. */
-function imageOf(keys: ReturnType<typeof imageKeys>, mode: SandboxMode): string {
-  return { emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native }[mode];
 }
 
 /** The recipe cache's entry for this source on this image, if one answers it. */

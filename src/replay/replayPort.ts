@@ -12,7 +12,7 @@ import { artifactLocation, SANDBOX_DEST, SANDBOX_SRC } from '../port/planFromAna
 import { RecipeCache } from '../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
 import { createSandbox } from '../sandbox/createSandbox.ts';
-import { imageKeys } from '../sandbox/findImages.ts';
+import { imageKeys, modeImageKey } from '../sandbox/findImages.ts';
 import { SANDBOX_MODES, SANDBOX_WORKSPACE, type Sandbox, type SandboxMode } from '../sandbox/Sandbox.ts';
 import { SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
 import { acquireSource } from '../sources/acquireSource.ts';
@@ -329,11 +329,7 @@ async function recordInCache(
 ): Promise<void> {
   const keys = imageKeys(suite);
   const imageId =
-    state.options.mode === 'native'
-      ? SSH_TARGET_IMAGE_ID
-      : { emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native }[
-          state.options.mode
-        ];
+    state.options.mode === 'native' ? SSH_TARGET_IMAGE_ID : modeImageKey(keys, state.options.mode);
   try {
     const cache = new RecipeCache(recipeCacheDir({ ...env, RVPORT_HOME: home }));
     const entry = await cache.lookup(state.source.name, imageId, {

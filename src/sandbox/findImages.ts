@@ -11,6 +11,7 @@ import {
   x86RootfsRecipe,
 } from './imageRecipes.ts';
 import { type ImageRecord, readImageRecord } from './imageStore.ts';
+import type { SandboxMode } from './Sandbox.ts';
 import { sandboxPaths } from './sandboxPaths.ts';
 
 /**
@@ -46,6 +47,19 @@ export function imageKeys(suite: string) {
     rustTools,
     rust: rustLayerKey(rootfs, rustTools),
   };
+}
+
+/** The image a sandbox of `mode` is made from: what a recipe cache entry of that mode is keyed by. */
+export function modeImageKey(keys: ReturnType<typeof imageKeys>, mode: SandboxMode): string {
+  return { emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native }[mode];
+}
+
+/** The two layers a userland proof holds for (it is void once either changes). */
+export function userlandLayerKeys(keys: ReturnType<typeof imageKeys>): {
+  accelerated: string;
+  'native-userland': string;
+} {
+  return { accelerated: keys.accel, 'native-userland': keys.native };
 }
 
 /** The images already provisioned for a suite (nothing is built). */
