@@ -3,12 +3,24 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { NodeDefinition, NodeRunContext } from '../../engine/types.ts';
 import { createOfflineLlmClient } from '../../llm/index.ts';
-import type { Sandbox, SandboxRunOptions, SandboxRunResult, SandboxSnapshot } from '../../sandbox/Sandbox.ts';
+import type {
+  Sandbox,
+  SandboxLimitHit,
+  SandboxRunOptions,
+  SandboxRunResult,
+  SandboxSnapshot,
+} from '../../sandbox/Sandbox.ts';
 import type { PortServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
 
 /** What a scripted sandbox command answers: exit code and output. */
-export type FakeCommandResult = { exitCode: number; stdout?: string; stderr?: string };
+export type FakeCommandResult = {
+  exitCode: number;
+  stdout?: string;
+  stderr?: string;
+  timedOut?: boolean;
+  limit?: SandboxLimitHit;
+};
 
 /**
  * A sandbox for unit tests of node logic: commands are answered by a script, the workspace is a
@@ -37,10 +49,11 @@ export class FakeSandbox implements Sandbox {
       stdoutBytes: (r.stdout ?? '').length,
       stderrBytes: (r.stderr ?? '').length,
       durationMs: 1,
-      timedOut: false,
+      timedOut: r.timedOut ?? false,
       aborted: false,
       commandNotFound: false,
       truncated: false,
+      ...(r.limit ? { limit: r.limit } : {}),
     };
   }
   async readFile(): Promise<Buffer> {
