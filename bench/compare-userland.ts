@@ -88,11 +88,26 @@ function table(runs: readonly NativeUserlandProofRun[]): string {
   ].join('\n');
 }
 
+/** The rows of a results file; a missing file or a line that is not JSON ends the run with a message. */
 function readResults(file: string): NativeUserlandProofRun[] {
-  return readFileSync(file, 'utf8')
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    console.error(`compare-userland: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+    process.exit(1);
+  }
+  return text
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as NativeUserlandProofRun);
+    .map((line, i) => {
+      try {
+        return JSON.parse(line) as NativeUserlandProofRun;
+      } catch {
+        console.error(`compare-userland: ${file}:${i + 1} is not a row of results (not JSON)`);
+        process.exit(1);
+      }
+    });
 }
 
 /** One row per package: the runs of every row of that package (first of each mode), its comparison. */
