@@ -103,6 +103,45 @@ describe('compareFileContents', () => {
     expect(other?.detail).toMatch(/^binary files differ from byte 1\d/);
   });
 
+  it('ignores dates and times of day written as text into a binary, and nothing else in it', () => {
+    // a WAV with a broadcast extension chunk stamped by the test that wrote it (libsndfile)
+    const wav = (date: string, time: string, samples = [1, 2, 3, 4]) => {
+      const bext = Buffer.alloc(602);
+      bext.write('sine', 0, 'latin1');
+      bext.write(date, 320, 'latin1');
+      bext.write(time, 330, 'latin1');
+      return Buffer.concat([
+        Buffer.from('RIFF\x00\x00\x00\x00WAVEbext\x5a\x02\x00\x00', 'latin1'),
+        bext,
+        Buffer.from('data\x04\x00\x00\x00', 'latin1'),
+        Buffer.from(samples),
+      ]);
+    };
+    expect(
+      compareFileContents(
+        'programs/date-time.wav',
+        wav('2026-12-03', '19:57:04'),
+        wav('2026-12-04', '20:13:59'),
+      ),
+    ).toBeUndefined();
+    const samples = compareFileContents(
+      'programs/date-time.wav',
+      wav('2026-12-03', '19:57:04'),
+      wav('2026-12-03', '20:13:59', [1, 2, 3, 5]),
+    );
+    expect(samples?.detail).toMatch(/^binary files differ from byte 633 /);
+    // not a time of day, not a date: still a difference
+    expect(
+      compareFileContents('x.bin', wav('2026-12-03', '19:57:04'), wav('2026-12-03', '29:57:04')),
+    ).toBeDefined();
+    expect(compareFileContents('x.bin', wav('2026-12-03', '1'), wav('2026-12-03', '2'))).toBeDefined();
+    expect(compareFileContents('x.bin', wav('2026-13-03', '1'), wav('2026-14-03', '1'))).toBeDefined();
+    // another length is another file
+    expect(
+      compareFileContents('x.bin', wav('2026-12-03', '19:57:04'), wav('2026-12-03', '19:57:04', [1])),
+    ).toBeDefined();
+  });
+
   it('ignores the source time in timestamp-based .pyc files only', () => {
     const pyc = (flags: number, mtime: number, code = 'code') => {
       const header = Buffer.alloc(16);

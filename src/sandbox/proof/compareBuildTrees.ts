@@ -140,8 +140,11 @@ export function compareFileContents(
   const tarA = withoutTarTimes(a);
   if (tarA && withoutTarTimes(b)?.equals(tarA)) return undefined;
   if (path.endsWith('.pyc') && withoutPycTime(a).equals(withoutPycTime(b))) return undefined;
+  // where they part, past the clock readings that do not count
+  const [x, y] = a.length === b.length ? [withoutAsciiClocks(a), withoutAsciiClocks(b)] : [a, b];
+  if (x.equals(y)) return undefined;
   let at = 0;
-  while (at < a.length && at < b.length && a[at] === b[at]) at++;
+  while (at < x.length && at < y.length && x[at] === y[at]) at++;
   return {
     path,
     kind,
@@ -209,6 +212,25 @@ function withoutPycTime(content: Buffer): Buffer {
   const copy = Buffer.from(content);
   copy.fill(0, 8, 12);
   return copy;
+}
+
+/**
+ * A calendar date or a time of day written as text: `2026-12-03`, `19:57:04` (not bounded by
+ * non-digits: a WAV's broadcast extension holds the two fields side by side, `2026-12-0319:57:04`).
+ */
+const ASCII_CLOCK = /\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])|(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d/g;
+
+/**
+ * A binary file with every date and time of day it holds as text masked, at the same length: a
+ * program a test runs may stamp the wall-clock time into a binary it writes (libsndfile's
+ * `sndfile-metadata-set --bext-auto-time-date` puts `hh:mm:ss` and `yyyy-mm-dd` into a WAV's
+ * broadcast extension chunk), a timestamp like any other. Only the digits of a valid date or time
+ * of day are masked, so a difference anywhere else in the file still shows.
+ */
+export function withoutAsciiClocks(content: Buffer): Buffer {
+  const text = content.toString('latin1');
+  const masked = text.replace(ASCII_CLOCK, (clock) => clock.replace(/\d/g, '#'));
+  return masked === text ? content : Buffer.from(masked, 'latin1');
 }
 
 type Entry = ({ type: 'file' } | { type: 'link'; target: string } | { type: 'dir' } | { type: 'special' }) & {
