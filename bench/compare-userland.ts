@@ -13,7 +13,7 @@
 // without the search for the recipe, as the x86_64 side builds it).
 // Usage:
 //   npx tsx bench/compare-userland.ts [--no-emulated] [--record] [--auto] [--x86] [--out DIR] [NAME|DIR…]
-//   npx tsx bench/compare-userland.ts --table OUT/results.jsonl…   (the table of finished results)
+//   npx tsx bench/compare-userland.ts --table OUT/results.jsonl…   (the table of finished results and the medians)
 // Needs root and `rvport sandbox setup` (the default mode provisions all images).
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -125,8 +125,40 @@ function mergeRows(all: readonly NativeUserlandProofRun[]): NativeUserlandProofR
   return [...merged.values()];
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/**
+ * The summary under the table: over the rows built in the fast userland with an x86_64 build of
+ * the same plan, the median of the ratios of the table's two ratio columns.
+ */
+function summary(runs: readonly NativeUserlandProofRun[]): string {
+  const build: number[] = [];
+  const replay: number[] = [];
+  for (const run of runs) {
+    const auto = run.runs.find((x) => x.mode === 'auto');
+    const fast =
+      run.runs.find((x) => x.mode === 'native-userland') ??
+      (auto?.builtIn === 'native-userland' ? auto : undefined);
+    const x86 = run.runs.find((x) => x.mode === 'accelerated')?.x86BuildSeconds;
+    if (!fast || !x86) continue;
+    build.push(fast.buildSeconds / x86);
+    if (fast.replaySeconds !== undefined) replay.push(fast.replaySeconds / x86);
+  }
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return [
+    `median fast userland / x86_64 build: ${build.length ? round(median(build)) : '-'} over ${build.length} rows (${build.filter((r) => r <= 2).length} at or under 2)`,
+    `median replay in the fast userland / x86_64 build: ${replay.length ? round(median(replay)) : '-'} over ${replay.length} rows (${replay.filter((r) => r <= 2).length} at or under 2)`,
+  ].join('\n');
+}
+
 if (values.table) {
-  console.log(table(mergeRows(positionals.flatMap(readResults))));
+  const rows = mergeRows(positionals.flatMap(readResults));
+  console.log(`${table(rows)}\n\n${summary(rows)}`);
   process.exit(0);
 }
 const names = positionals.length
