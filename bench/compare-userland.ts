@@ -97,17 +97,17 @@ function readResults(file: string): NativeUserlandProofRun[] {
     console.error(`compare-userland: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
     process.exit(1);
   }
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line, i) => {
-      try {
-        return JSON.parse(line) as NativeUserlandProofRun;
-      } catch {
-        console.error(`compare-userland: ${file}:${i + 1} is not a row of results (not JSON)`);
-        process.exit(1);
-      }
-    });
+  const rows: NativeUserlandProofRun[] = [];
+  for (const [i, line] of text.split('\n').entries()) {
+    if (!line) continue;
+    try {
+      rows.push(JSON.parse(line) as NativeUserlandProofRun);
+    } catch {
+      console.error(`compare-userland: ${file}:${i + 1} is not a row of results (not JSON)`);
+      process.exit(1);
+    }
+  }
+  return rows;
 }
 
 /** One row per package: the runs of every row of that package (first of each mode), its comparison. */
