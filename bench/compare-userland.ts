@@ -41,6 +41,15 @@ const { values, positionals } = parseArgs({
   },
 });
 
+/** The run built in the fast userland: a native-userland proof run, or an auto run that took it. */
+function fastRun(run: NativeUserlandProofRun): NativeUserlandProofRun['runs'][number] | undefined {
+  const auto = run.runs.find((x) => x.mode === 'auto');
+  return (
+    run.runs.find((x) => x.mode === 'native-userland') ??
+    (auto?.builtIn === 'native-userland' ? auto : undefined)
+  );
+}
+
 function row(run: NativeUserlandProofRun): string {
   const accelerated = run.runs.find((x) => x.mode === 'accelerated');
   const time = (mode: ProofMode) => {
@@ -62,9 +71,7 @@ function row(run: NativeUserlandProofRun): string {
         : 'identical';
   const result = (mode: ProofMode) => run.runs.find((x) => x.mode === mode)?.result ?? '-';
   const auto = run.runs.find((x) => x.mode === 'auto');
-  const fast =
-    run.runs.find((x) => x.mode === 'native-userland') ??
-    (auto?.builtIn === 'native-userland' ? auto : undefined);
+  const fast = fastRun(run);
   const x86 = accelerated?.x86BuildSeconds;
   const autoColumn = auto
     ? `${auto.builtIn ?? '-'} (${auto.modeReason ?? '-'}), ${auto.buildSeconds} s`
@@ -140,10 +147,7 @@ function summary(runs: readonly NativeUserlandProofRun[]): string {
   const build: number[] = [];
   const replay: number[] = [];
   for (const run of runs) {
-    const auto = run.runs.find((x) => x.mode === 'auto');
-    const fast =
-      run.runs.find((x) => x.mode === 'native-userland') ??
-      (auto?.builtIn === 'native-userland' ? auto : undefined);
+    const fast = fastRun(run);
     const x86 = run.runs.find((x) => x.mode === 'accelerated')?.x86BuildSeconds;
     if (!fast || !x86) continue;
     build.push(fast.buildSeconds / x86);

@@ -227,7 +227,7 @@ const ASCII_CLOCK = /\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])|(?:[01]\d|2
  * broadcast extension chunk), a timestamp like any other. Only the digits of a valid date or time
  * of day are masked, so a difference anywhere else in the file still shows.
  */
-export function withoutAsciiClocks(content: Buffer): Buffer {
+function withoutAsciiClocks(content: Buffer): Buffer {
   const text = content.toString('latin1');
   const masked = text.replace(ASCII_CLOCK, (clock) => clock.replace(/\d/g, '#'));
   return masked === text ? content : Buffer.from(masked, 'latin1');
