@@ -4,6 +4,8 @@ export type SandboxErrorCode =
   | 'no-mirror'
   | 'provision-failed'
   | 'image-missing'
+  /** An image's tree no longer matches the manifest taken when it was made. */
+  | 'image-changed'
   | 'toolchain-mismatch'
   | 'instance-missing'
   | 'instance-busy'

@@ -8,6 +8,8 @@ export interface SandboxPaths {
   instances: string;
   /** Downloaded .deb files, reused by the next provisioning of the same suite and architecture. */
   debCache: string;
+  /** rvport's own programs compiled on the host (the sandbox's entry program). */
+  bin: string;
   image(key: string): string;
   instance(id: string): string;
 }
@@ -19,6 +21,7 @@ export function sandboxPaths(home: string = rvportHome()): SandboxPaths {
     images: join(root, 'images'),
     instances: join(root, 'instances'),
     debCache: join(root, 'debs'),
+    bin: join(root, 'bin'),
     image: (key) => join(root, 'images', key),
     instance: (id) => join(root, 'instances', id),
   };

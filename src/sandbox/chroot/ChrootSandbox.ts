@@ -27,6 +27,7 @@ import type { SandboxPaths } from '../sandboxPaths.ts';
 import { readSubordinateIds, type SubordinateIds } from '../userns/subordinateIds.ts';
 import { giveToSandboxRoot, runAsTreeOwner } from '../userns/treeOwner.ts';
 import { copyOutTree } from './copyOutTree.ts';
+import { enterProgram } from './enterProgram.ts';
 import { INSTANCE_RECORD, type InstanceRecord } from './InstanceRecord.ts';
 import {
   type InstanceMounts,
@@ -315,6 +316,7 @@ export class ChrootSandbox implements Sandbox {
     const nativeTree = this.record.toolsKey ? tree(this.record.toolsKey) : undefined;
     const dir = realpathSync(this.layout.dir);
     return {
+      enterProgram: enterProgram(this.paths.bin),
       viewRoots: [...lowerDirs, ...(nativeTree ? [nativeTree] : []), dir],
       lowerDirs,
       upperDir: join(dir, 'upper'),
@@ -429,7 +431,7 @@ export class ChrootSandbox implements Sandbox {
 
 /**
  * Whether the program the caller named is missing (not a program that the command itself ran).
- * An argv is started by env inside, which says so; a command line runs in `sh -c`, where only a
+ * An argv is started by the entry program inside (env on an SSH target), which says so; a command line runs in `sh -c`, where only a
  * "not found" for its first word means the named program is missing.
  */
 export function isCommandNotFound(stderr: string, command: string | readonly string[]): boolean {
@@ -439,7 +441,7 @@ export function isCommandNotFound(stderr: string, command: string | readonly str
   const wording =
     typeof command === 'string'
       ? `^(/bin/)?sh: (\\d+: )?${escaped}: not found$`
-      : `^env: [‘']${escaped}[’']: No such file or directory$`;
+      : `^(env: [‘']${escaped}[’']|rvport-enter: ${escaped}): No such file or directory$`;
   return new RegExp(wording, 'm').test(stderr);
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { instanceCommand, instanceEnterScript, KEPT_CAPABILITIES, shellQuote } from './instanceMounts.ts';
 
 const mounts = {
+  enterProgram: '/h/bin/enter-0123',
   viewRoots: ['/h/images', '/h/i'],
   ids: { uid: { start: 100000, count: 65536 }, gid: { start: 200000, count: 65536 } },
   lowerDirs: ['/h/images/accel/tree', '/h/images/rootfs/tree'],
@@ -34,16 +35,29 @@ describe('instanceEnterScript', () => {
     const lines = script.split('\n');
     const close = lines.indexOf('exec 3<&- 4<&-');
     expect(close).toBeGreaterThan(0);
-    expect(lines.findIndex((l) => l.includes('unshare --root'))).toBeGreaterThan(close);
+    expect(lines.findIndex((l) => l.includes('/proc/self/fd/9'))).toBeGreaterThan(close);
   });
 
-  it('drops the capabilities that reach the host', () => {
-    const setpriv = script.split('\n').find((l) => l.includes('setpriv')) ?? '';
-    expect(setpriv).toContain('--bounding-set=-all,+chown,');
+  it('binds the image views read-only and only the instance folder writable', () => {
+    expect(script).toContain('mount -o remount,bind,ro,nosuid,nodev /tmp/v0');
+    expect(script).not.toContain('remount,bind,ro,nosuid,nodev /tmp/v1\n');
+  });
+
+  it('refuses an instance whose assembly paths the build made links', () => {
+    const check = script.split('\n').find((l) => l.includes('is a link')) ?? '';
+    for (const path of ['proc', 'dev', 'tmp', 'build', 'native']) expect(check).toContain(` ${path}`);
+    expect(instanceEnterScript({ ...mounts, network: true })).toMatch(/for p in .* etc\/resolv\.conf; do/);
+    expect(script.indexOf('is a link')).toBeLessThan(script.indexOf('mount -t proc'));
+  });
+
+  it('ends in the host-side entry program with only the kept capabilities', () => {
+    const last = script.trim().split('\n').at(-1) ?? '';
+    expect(last).toBe('exec /proc/self/fd/9 /tmp/v1/merged "$cwd" 0,1,2,3,4,5,6,7,31,10,29 "$@"');
     for (const cap of ['sys_admin', 'sys_chroot', 'mknod', 'sys_module', 'sys_rawio']) {
       expect(KEPT_CAPABILITIES).not.toContain(cap);
-      expect(setpriv).not.toContain(`+${cap}`);
     }
+    // nothing of the instance runs before the entry program: no program is named inside the root
+    expect(script).not.toMatch(/unshare --root|\/usr\/bin\/setpriv|\/usr\/bin\/env/);
   });
 
   it('leaves /native out in emulated mode and binds resolv.conf only with network', () => {
@@ -69,6 +83,9 @@ describe('instanceCommand', () => {
     expect(argv).toContain('--map-groups=200000,0,65536');
     expect(argv.some((a) => a.startsWith('--map-user='))).toBe(false);
     expect(argv.join(' ')).toContain('setpriv --reuid=0 --regid=0 --clear-groups');
+    // the entry program is opened on the host side, after the view folders
+    expect(argv.join(' ')).toContain('9< "$3"');
+    expect(argv[argv.indexOf('/h/i') + 1]).toBe('/h/bin/enter-0123');
   });
 
   it('refuses environment names and program names that could be misread', () => {

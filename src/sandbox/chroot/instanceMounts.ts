@@ -1,7 +1,8 @@
 import type { CgroupPlacement } from '../limits/cgroupLimits.ts';
-import { bindViewLines, openViewScript, viewPath } from '../userns/namespaceView.ts';
+import { bindViewLines, ENTER_FD, openViewScript, viewPath, viewsHolding } from '../userns/namespaceView.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
 import { sandboxUserArgs } from '../userns/userNamespace.ts';
+import { capabilityList } from './enterProgram.ts';
 
 /** Everything needed to assemble one instance's root for one command. */
 export interface InstanceMounts {
@@ -13,6 +14,12 @@ export interface InstanceMounts {
    * may not enter (mode 0700).
    */
   viewRoots: readonly string[];
+  /**
+   * The host path of the entry program (enterProgram.ts): opened before the ids change and run
+   * as the instance's first process, it pivots into the overlay, drops the capabilities and
+   * starts the command. Nothing of the instance runs before it has.
+   */
+  enterProgram: string;
   /** Read-only layers, topmost first (the accelerated layer above the rootfs). */
   lowerDirs: readonly string[];
   upperDir: string;
@@ -78,6 +85,19 @@ export const KEPT_CAPABILITIES: readonly string[] = [
 export const SETUP_FAILED_EXIT = 125;
 export const SETUP_FAILED_MARK = 'rvport-sandbox: could not assemble the instance';
 
+/** Paths inside that the assembly mounts on or writes to (none may be a link). */
+function assemblyPaths(m: InstanceMounts): string[] {
+  return [
+    'proc',
+    'dev',
+    'tmp',
+    'build',
+    ...(m.nativeTree ? ['native'] : []),
+    ...(m.transfer ? ['run', TRANSFER_IN.slice(1), TRANSFER_OUT.slice(1)] : []),
+    ...(m.network ? ['etc', 'etc/resolv.conf'] : []),
+  ];
+}
+
 const DEVICES = ['null', 'zero', 'full', 'random', 'urandom', 'tty'];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -91,10 +111,12 @@ export function assertMountablePath(path: string): void {
 /**
  * The script that runs as root of the user namespace (the subordinate range's first id) and PID 1
  * of fresh mount, PID, IPC, UTS (and, unless network is asked for, network) namespaces: it mounts
- * the overlay and the pseudo-filesystems, then enters the root with a reduced capability set and
- * an environment that only the command inside sees. All mounts die with the namespace, so a
- * killed run leaves none behind. Arguments: $1 the working directory inside, then NAME=VALUE
- * assignments, then the command's argv.
+ * the overlay and the pseudo-filesystems with the host's programs, then execs the entry program
+ * (descriptor 9, opened on the host side), which pivots into the overlay, detaches every host
+ * path, drops to the kept capabilities with no_new_privs and a seccomp filter, and starts the
+ * command with an environment that only it sees. Only the image views are read-only; all mounts
+ * die with the namespace, so a killed run leaves none behind. Arguments: $1 the working directory
+ * inside, then NAME=VALUE assignments, then the command's argv.
  */
 export function instanceEnterScript(m: InstanceMounts): string {
   for (const p of [...m.lowerDirs, m.upperDir, m.workDir, m.mergedDir]) assertMountablePath(p);
@@ -109,8 +131,11 @@ export function instanceEnterScript(m: InstanceMounts): string {
     `trap 'echo "${SETUP_FAILED_MARK}" >&2; exit ${SETUP_FAILED_EXIT}' EXIT`,
     'cwd=$1; shift',
     // the open folders become the view, and their descriptors are closed before anything else runs
-    ...bindViewLines(m.viewRoots.length),
+    ...bindViewLines(m.viewRoots.length, writableViews(m)),
     `mount -t overlay overlay -o ${q(`nodev,userxattr,${overlay}`)} ${M}`,
+    // the host's tree is still the root here: a link the build left where a mount or a file of
+    // the assembly goes would be followed to the host, so any such link refuses the instance
+    `for p in ${assemblyPaths(m).join(' ')}; do if [ -L ${M}/$p ]; then echo "rvport-sandbox: /$p is a link" >&2; exit 1; fi; done`,
     `mount -t proc -o nosuid,nodev,noexec proc ${M}/proc`,
     // root inside may write to its own files; it must not retune the kernel it shares
     `mount --bind ${M}/proc/sys ${M}/proc/sys`,
@@ -153,12 +178,17 @@ export function instanceEnterScript(m: InstanceMounts): string {
       `if [ -e /etc/resolv.conf ]; then rm -f ${M}/etc/resolv.conf; : > ${M}/etc/resolv.conf; mount --bind /etc/resolv.conf ${M}/etc/resolv.conf; mount -o remount,bind,ro ${M}/etc/resolv.conf; fi`,
     );
   }
-  const caps = `-all,${KEPT_CAPABILITIES.map((c) => `+${c}`).join(',')}`;
   lines.push(
     'trap - EXIT',
-    `exec unshare --root=${M} --wd="$cwd" -- /usr/bin/setpriv --inh-caps=-all --bounding-set=${caps} -- /usr/bin/env -i "$@"`,
+    `exec /proc/self/fd/${ENTER_FD} ${M} "$cwd" ${capabilityList(KEPT_CAPABILITIES)} "$@"`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** The views an instance writes: the one of its own folder (upper, work, workspace, transfer). */
+function writableViews(m: InstanceMounts): Set<number> {
+  const written = [m.upperDir, m.workDir, m.mergedDir, m.workspace, ...(m.transfer ? [m.transfer.out] : [])];
+  return viewsHolding(m.viewRoots, written);
 }
 
 /** The host argv that runs `command` inside the instance with `env` as its whole environment. */
@@ -197,9 +227,10 @@ export function instanceCommand(
     '--',
     '/bin/sh',
     '-c',
-    openViewScript(m.viewRoots.length, { failed: SETUP_FAILED_MARK, exit: SETUP_FAILED_EXIT }),
+    openViewScript(m.viewRoots.length, { failed: SETUP_FAILED_MARK, exit: SETUP_FAILED_EXIT }, true),
     'rvport-view',
     ...m.viewRoots,
+    m.enterProgram,
     instanceEnterScript(m),
     cwd,
     ...assignments,

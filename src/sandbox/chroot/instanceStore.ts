@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile } from 'node:fs/promises';
 import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { isProcessAlive } from '../../process/isProcessAlive.ts';
+import { assertImagesIntact } from '../checkImages.ts';
 import { SandboxError } from '../errors.ts';
 import { detachMountsUnder, removeTree } from '../removeTree.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
@@ -16,6 +17,8 @@ export type NewInstance = Omit<InstanceRecord, 'id' | 'createdAt' | 'snapshots' 
 };
 
 export async function createInstance(paths: SandboxPaths, spec: NewInstance): Promise<ChrootSandbox> {
+  // no instance starts over an image that changed since it was made
+  await assertImagesIntact(paths, [...spec.lowerKeys, ...(spec.toolsKey ? [spec.toolsKey] : [])]);
   const id = `${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)}-${randomBytes(4).toString('hex')}`;
   const layout = instanceLayout(paths, id);
   const ids = readSubordinateIds();

@@ -5,6 +5,12 @@ import { isCommandNotFound } from './ChrootSandbox.ts';
 describe('isCommandNotFound', () => {
   it('recognises the wording of env (which starts every argv inside) and sh only', () => {
     expect(isCommandNotFound('env: ‘frobnicate’: No such file or directory\n', ['frobnicate'])).toBe(true);
+    expect(isCommandNotFound('rvport-enter: frobnicate: No such file or directory\n', ['frobnicate'])).toBe(
+      true,
+    );
+    expect(isCommandNotFound('rvport-enter: helper: No such file or directory\n', ['frobnicate'])).toBe(
+      false,
+    );
     expect(isCommandNotFound("env: 'frobnicate': No such file or directory\n", ['frobnicate', '-x'])).toBe(
       true,
     );

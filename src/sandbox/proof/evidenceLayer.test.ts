@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canBuildRecorder, recorderCompiler } from './evidenceLayer.ts';
+import { staticCompiler } from '../staticCompiler.ts';
+import { canBuildRecorder } from './evidenceLayer.ts';
 
 describe('canBuildRecorder', () => {
   it('needs a gcc or a musl-gcc on PATH', () => {
@@ -19,15 +20,15 @@ describe('canBuildRecorder', () => {
   });
 });
 
-describe('recorderCompiler', () => {
+describe('staticCompiler', () => {
   it("prefers musl's compiler, whose static programs start without asking the CPU its features", () => {
     const both = mkdtempSync(join(tmpdir(), 'rvport-cc-'));
     writeFileSync(join(both, 'gcc'), '');
     writeFileSync(join(both, 'musl-gcc'), '');
-    expect(recorderCompiler({ PATH: both })).toBe('musl-gcc');
+    expect(staticCompiler({ PATH: both })).toBe('musl-gcc');
     const gccOnly = mkdtempSync(join(tmpdir(), 'rvport-cc-'));
     writeFileSync(join(gccOnly, 'gcc'), '');
-    expect(recorderCompiler({ PATH: gccOnly })).toBe('gcc');
-    expect(recorderCompiler({ PATH: '' })).toBeUndefined();
+    expect(staticCompiler({ PATH: gccOnly })).toBe('gcc');
+    expect(staticCompiler({ PATH: '' })).toBeUndefined();
   });
 });

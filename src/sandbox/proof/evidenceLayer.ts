@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { chmod, link, mkdir, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +7,7 @@ import { promisify } from 'node:util';
 import { SandboxError } from '../errors.ts';
 import { type ImageRecord, imageTree } from '../imageStore.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
+import { STATIC_COMPILER_HINT, staticCompiler } from '../staticCompiler.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../userns/treeOwner.ts';
 import { PROGRAM_RULES, renderRules } from './invocationRules.ts';
@@ -56,9 +56,13 @@ export async function ensureEvidenceLayer(
   const source = await readFile(RECORDER_SOURCE, 'utf8');
   // the twins run under qemu-user (binfmt_misc), which reverses the environment it hands over
   const rules = renderRules({ samplePerMille, twinEnvironment: 'reversed' });
-  const compiler = recorderCompiler();
+  const compiler = staticCompiler();
   if (!compiler)
-    throw new SandboxError('host-not-ready', 'no C compiler for the native-userland recorder', RECORDER_HINT);
+    throw new SandboxError(
+      'host-not-ready',
+      'no C compiler for the native-userland recorder',
+      STATIC_COMPILER_HINT,
+    );
   const key = `evidence-${createHash('sha256').update(`${EVIDENCE_LAYER_VERSION}\n${native.key}\n${compiler}\n${source}\n${rules}`).digest('hex').slice(0, 16)}`;
   const dir = paths.image(key);
   const existing = await readFile(join(dir, EVIDENCE_RECORD), 'utf8').catch(() => undefined);
@@ -92,7 +96,7 @@ export async function ensureEvidenceLayer(
     throw new SandboxError(
       'host-not-ready',
       `cannot compile the native-userland recorder: ${(error as Error).message.split('\n')[0]}`,
-      RECORDER_HINT,
+      STATIC_COMPILER_HINT,
     );
   }
   await writeFile(join(tree, EVIDENCE_DIR, 'rules'), rules);
@@ -124,23 +128,5 @@ export async function ensureEvidenceLayer(
  * them native-userland mode is not offered on per-build evidence, rather than failing the port.
  */
 export function canBuildRecorder(env: NodeJS.ProcessEnv = process.env): boolean {
-  return recorderCompiler(env) !== undefined;
+  return staticCompiler(env) !== undefined;
 }
-
-/**
- * The compiler of the recorder: musl's (musl-tools) where the host has it, else gcc with glibc's
- * static library. The recorder's start is paid once more on every recorded call, and a static
- * glibc program starts slowly where CPUID traps to a hypervisor (glibc asks it for the CPU's
- * features on every start): measured in a sandbox of this 2-core VM, 500 calls of `cat` cost
- * 2.2 s through a four-line static glibc wrapper, 1.5 s through the same wrapper built with musl,
- * and 1.5 s with no wrapper (BENCHMARKS.md).
- */
-export function recorderCompiler(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const onPath = (name: string) =>
-    (env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, name)));
-  if (onPath('musl-gcc')) return 'musl-gcc';
-  return onPath('gcc') && STATIC_LIBC.some((file) => existsSync(file)) ? 'gcc' : undefined;
-}
-
-const RECORDER_HINT = 'install musl-tools (or gcc and libc6-dev) on the host';
-const STATIC_LIBC = ['/usr/lib/x86_64-linux-gnu/libc.a', '/usr/lib64/libc.a', '/usr/lib/libc.a'];

@@ -3,7 +3,8 @@ import { chmod, link, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RECORDER_SOURCE, recorderCompiler } from './evidenceLayer.ts';
+import { staticCompiler } from '../staticCompiler.ts';
+import { RECORDER_SOURCE } from './evidenceLayer.ts';
 import { classifyInvocation, isSampled, renderRules } from './invocationRules.ts';
 import { readInvocationLog } from './readInvocationLog.ts';
 
@@ -57,7 +58,7 @@ beforeAll(async () => {
   rules = join(root, 'rules');
   const recorder = join(root, 'recorder');
   // the compiler the evidence layer uses on this host (musl's where installed)
-  execFileSync(recorderCompiler() ?? 'gcc', ['-O2', '-static', '-o', recorder, RECORDER_SOURCE]);
+  execFileSync(staticCompiler() ?? 'gcc', ['-O2', '-static', '-o', recorder, RECORDER_SOURCE]);
   await mkdir(join(root, 'bin'));
   await mkdir(join(root, 'native', root, 'bin'), { recursive: true });
   for (const program of ['printf', 'sed', 'sort', 'seq', 'cp', 'bash', 'printenv', 'numfmt', 'mawk']) {

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { runProcess } from '../../process/runProcess.ts';
+import { enterProgram } from '../chroot/enterProgram.ts';
 import { instanceCommand } from '../chroot/instanceMounts.ts';
 import { SandboxError } from '../errors.ts';
 import { imageTree } from '../imageStore.ts';
@@ -32,6 +33,7 @@ export async function buildLayer(
   const tempDir = realpathSync(temp);
   const command = instanceCommand(
     {
+      enterProgram: enterProgram(paths.bin),
       // the layer's own folders live in temp; the two trees may be links to another home's
       viewRoots: [rootfsTree, toolsTree, tempDir],
       ids,

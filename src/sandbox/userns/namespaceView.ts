@@ -33,35 +33,62 @@ function checkCount(roots: number): void {
     throw new Error(`between 1 and ${MAX_VIEW_ROOTS} view roots, not ${roots}`);
 }
 
+/** The descriptor of the program that enters the instance (openViewScript's `program`). */
+export const ENTER_FD = 9;
+
 /**
- * The first script: opens the folders and becomes the namespace's root. Arguments: the folders,
- * then the second script, then its arguments.
+ * The first script: opens the folders (and, with `program`, the file that the second script
+ * execs as /proc/self/fd/9) and becomes the namespace's root. Arguments: the folders, the
+ * program's path if any, then the second script, then its arguments.
  */
-export function openViewScript(roots: number, marks: { failed?: string; exit?: number } = {}): string {
+export function openViewScript(
+  roots: number,
+  marks: { failed?: string; exit?: number } = {},
+  program = false,
+): string {
   checkCount(roots);
-  const opens = Array.from({ length: roots }, (_, i) => `${VIEW_FD + i}< "$${i + 1}"`).join(' ');
+  const opens = Array.from({ length: roots }, (_, i) => `${VIEW_FD + i}< "$${i + 1}"`);
+  if (program) opens.push(`${ENTER_FD}< "$${roots + 1}"`);
   const trap = marks.failed ? [`trap 'echo "${marks.failed}" >&2; exit ${marks.exit ?? 125}' EXIT`] : [];
   return [
     'set -e',
     ...trap,
-    `exec ${opens}`,
-    `shift ${roots}`,
+    `exec ${opens.join(' ')}`,
+    `shift ${roots + (program ? 1 : 0)}`,
     'script=$1; shift',
     ...(trap.length ? ['trap - EXIT'] : []),
     `exec ${BECOME_NAMESPACE_ROOT.join(' ')} /bin/sh -c "$script" rvport-sandbox "$@"`,
   ].join('\n');
 }
 
-/** The second script's first lines: the descriptors become /tmp/vN and are closed. */
-export function bindViewLines(roots: number): string[] {
+/**
+ * The second script's first lines: the descriptors become /tmp/vN and are closed. The views
+ * whose index `writable` does not name are bound read-only.
+ */
+export function bindViewLines(roots: number, writable?: ReadonlySet<number>): string[] {
   checkCount(roots);
   const each = Array.from({ length: roots }, (_, i) => i);
+  const readOnly = writable ? each.filter((i) => !writable.has(i)) : [];
   return [
     `mount -t tmpfs -o size=1m,mode=0755 rvport-view ${NAMESPACE_VIEW}`,
     ...each.map((i) => `mkdir ${NAMESPACE_VIEW}/v${i}`),
     ...each.map((i) => `mount --bind /proc/self/fd/${VIEW_FD + i} ${NAMESPACE_VIEW}/v${i}`),
+    ...readOnly.map((i) => `mount -o remount,bind,ro,nosuid,nodev ${NAMESPACE_VIEW}/v${i}`),
     `exec ${each.map((i) => `${VIEW_FD + i}<&-`).join(' ')}`,
   ];
+}
+
+/** The indexes of the views that hold one of `paths` (the views that must stay writable). */
+export function viewsHolding(roots: readonly string[], paths: readonly string[]): Set<number> {
+  const held = new Set<number>();
+  for (const path of paths) {
+    const index = roots.findIndex((root) => {
+      const rel = relative(root, path);
+      return !(rel.startsWith('..') || rel.startsWith('/'));
+    });
+    if (index >= 0) held.add(index);
+  }
+  return held;
 }
 
 /**
