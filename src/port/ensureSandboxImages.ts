@@ -1,7 +1,9 @@
 import { PreflightError } from '../doctor/PreflightError.ts';
-import { findImages, type SandboxImages } from '../sandbox/findImages.ts';
+import { removeChangedImages } from '../sandbox/checkImages.ts';
+import { findImages, imageKeys, modeStackKeys, type SandboxImages } from '../sandbox/findImages.ts';
 import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
 import type { TargetMode } from '../sandbox/Sandbox.ts';
+import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 
 /**
@@ -19,6 +21,12 @@ export async function ensureSandboxImages(options: {
   progress: (event: ProgressEvent) => void;
 }): Promise<SandboxImages> {
   const { home, suite, mode } = options;
+  // a changed image is removed here and provisioned again below, never used
+  if (mode !== 'native') {
+    const keys = modeStackKeys(imageKeys(suite), mode);
+    for (const message of await removeChangedImages(sandboxPaths(home), keys))
+      options.progress({ type: 'note', message });
+  }
   const images = await findImages(home, suite);
   const ready =
     mode === 'native' ||

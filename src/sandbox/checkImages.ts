@@ -16,15 +16,22 @@ export type ImageCheck =
   | { key: string; status: 'recorded'; entries: number }
   | { key: string; status: 'changed'; changed: string[] };
 
-/** Images found intact in this process, by key and manifest hash: each is walked once a run. */
-const intact = new Map<string, string>();
+/** Images found intact, by key, with the manifest hash they were found to have. */
+export type IntactImages = Map<string, string>;
+
+/** This process's: each image is walked once a run. */
+const found: IntactImages = new Map();
 
 /**
  * Compares an image's tree with the manifest taken when it was first used (imageManifest.ts):
  * any image folder with a tree — a base image, a layer, the apt and evidence layers. An image
  * that has no manifest yet (just made, or made by an earlier version) gets it now.
  */
-export async function checkImage(paths: SandboxPaths, key: string): Promise<ImageCheck> {
+export async function checkImage(
+  paths: SandboxPaths,
+  key: string,
+  intact: IntactImages = found,
+): Promise<ImageCheck> {
   const dir = paths.image(key);
   const tree = imageTree(paths, key);
   if (!(await stat(tree).catch(() => undefined))) return { key, status: 'missing' };
@@ -52,9 +59,13 @@ export function describeChange(check: Extract<ImageCheck, { status: 'changed' }>
  * Refuses to start an instance on an image that changed since it was made: the last wall, for
  * every instance of every mode (the port rebuilds changed images before it gets here).
  */
-export async function assertImagesIntact(paths: SandboxPaths, keys: readonly string[]): Promise<void> {
+export async function assertImagesIntact(
+  paths: SandboxPaths,
+  keys: readonly string[],
+  intact: IntactImages = found,
+): Promise<void> {
   for (const key of keys) {
-    const check = await checkImage(paths, key);
+    const check = await checkImage(paths, key, intact);
     if (check.status === 'changed')
       throw new SandboxError(
         'image-changed',
@@ -69,11 +80,15 @@ export async function assertImagesIntact(paths: SandboxPaths, keys: readonly str
  * removed one, so that provisioning builds them again; returns what was removed and why. A changed
  * image is never repaired in place.
  */
-export async function removeChangedImages(paths: SandboxPaths, keys: readonly string[]): Promise<string[]> {
+export async function removeChangedImages(
+  paths: SandboxPaths,
+  keys: readonly string[],
+  intact: IntactImages = found,
+): Promise<string[]> {
   const removed: string[] = [];
   const notes: string[] = [];
   for (const key of keys) {
-    const check = await checkImage(paths, key);
+    const check = await checkImage(paths, key, intact);
     if (check.status !== 'changed') continue;
     notes.push(`${describeChange(check)}: rebuilding it`);
     removed.push(key);

@@ -54,6 +54,15 @@ export function modeImageKey(keys: ReturnType<typeof imageKeys>, mode: SandboxMo
   return { emulated: keys.rootfs, accelerated: keys.accel, 'native-userland': keys.native }[mode];
 }
 
+/** Every image a sandbox of `mode` may stack (accelerated Cargo builds use the Rust pair). */
+export function modeStackKeys(keys: ReturnType<typeof imageKeys>, mode: SandboxMode): string[] {
+  return {
+    emulated: [keys.rootfs],
+    accelerated: [keys.rootfs, keys.tools, keys.accel, keys.rustTools, keys.rust],
+    'native-userland': [keys.rootfs, keys.nativeTools, keys.native],
+  }[mode];
+}
+
 /** The two layers a userland proof holds for (it is void once either changes). */
 export function userlandLayerKeys(keys: ReturnType<typeof imageKeys>): {
   accelerated: string;

@@ -28,7 +28,9 @@ beforeAll(async () => {
       resources: { memoryBytes: 256 * 1024 ** 2, processes: 64 },
       tmpfs: { tmp: '16m', shm: '8m' },
       outputBytes: 2 * 1024 ** 2,
-      disk: { maxInstanceBytes: 64 * 1024 ** 2, usageCheckMs: 500 },
+      // a du every 2 s: often enough to stop the filler quickly, and room for the next command to
+      // start and remove its file before the first measure even on a loaded machine
+      disk: { maxInstanceBytes: 64 * 1024 ** 2, usageCheckMs: 2000 },
     },
   });
 }, PROVISION_TIMEOUT_MS);

@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import type { HostCheck } from '../checkHost.ts';
+import { removeChangedImages } from '../checkImages.ts';
 import { SandboxError } from '../errors.ts';
-import type { SandboxImages } from '../findImages.ts';
+import { imageKeys, modeStackKeys, type SandboxImages } from '../findImages.ts';
 import { DEFAULT_SUITE, nativeToolsRecipe, toolsRecipe } from '../imageRecipes.ts';
 import type { ImageRecord } from '../imageStore.ts';
 import { prepareHost } from '../prepareHost.ts';
@@ -61,6 +62,8 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
     : await prepareHost({ onProgress: progress, signal: options.signal });
   await mkdir(paths.images, { recursive: true });
   await removeAbandonedTemps(paths);
+  // an image that changed since it was made is built again, never trusted
+  for (const message of await removeChangedImages(paths, setupImageKeys(suite, mode))) progress(message);
   const overlay = await probeOverlay(paths.instances);
   if (!overlay.ok) throw new SandboxError('host-not-ready', overlay.detail);
 
@@ -84,4 +87,11 @@ export async function setupSandbox(options: SetupOptions = {}): Promise<SetupRes
   const nativeTools = await provisionToolsTree(ctx, ctx.keys.nativeTools, nativeToolsRecipe(suite));
   const native = await provisionNativeUserlandLayer(ctx);
   return done({ rootfs, tools, accel, ...rustImages, nativeTools, native });
+}
+
+/** The images setup of `mode` provisions: those of its stack and of the modes below it. */
+function setupImageKeys(suite: string, mode: SandboxMode): string[] {
+  const order = ['emulated', 'accelerated', 'native-userland'] as const;
+  const keys = imageKeys(suite);
+  return [...new Set(order.slice(0, order.indexOf(mode) + 1).flatMap((m) => modeStackKeys(keys, m)))];
 }
