@@ -27,8 +27,8 @@ export const HOST_COMMANDS: Readonly<Record<string, string>> = {
   tar: 'tar',
   // every source becomes a local git repository (hardened: no hooks, no repository config)
   git: 'git',
-  // compiles the recorder of native-userland mode's per-build evidence (proof/evidenceLayer.ts):
-  // without it an unproven package never gets the fast userland
+  // compiles the sandbox's entry program (chroot/enterProgram.ts, every sandbox command) and the
+  // recorder of native-userland mode's per-build evidence (proof/evidenceLayer.ts)
   'musl-gcc': 'musl-tools',
 };
 
