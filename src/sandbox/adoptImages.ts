@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../fs/writeFileAtomic.ts';
 import { SandboxError } from './errors.ts';
+import { imageManifest, writeImageManifest } from './imageManifest.ts';
 import { IMAGE_RECORD, type ImageRecord, imageTree } from './imageStore.ts';
 import type { SandboxPaths } from './sandboxPaths.ts';
 import { shiftOwnership } from './userns/shiftOwnership.ts';
@@ -36,6 +37,8 @@ export async function adoptImages(
     progress(`${record.key}: handing the image to the sandbox ids ${wanted.uid}:${wanted.gid}`);
     const files = await shiftOwnership(imageTree(paths, record.key), owner, wanted);
     const updated = { ...record, owner: wanted };
+    // rvport's own change of the tree: its manifest is taken again (every entry's owner changed)
+    await writeImageManifest(paths.image(record.key), imageManifest(imageTree(paths, record.key)));
     await writeJsonAtomic(join(paths.image(record.key), IMAGE_RECORD), updated);
     progress(`${record.key}: ${files} files handed over`);
     adopted.push(updated);
