@@ -6,6 +6,7 @@ export {
   isConfinedPathError,
 } from './ConfinedPathError.ts';
 export { type CopiedFile, copyRegularFile, MAX_COPY_BYTES } from './copyRegularFile.ts';
+export { type FileDigest, hashFileConfined } from './hashFileConfined.ts';
 export {
   type ConfinedHandle,
   existsConfined,
@@ -28,3 +29,4 @@ export {
   walkConfined,
 } from './walkConfined.ts';
 export { writeFileAtomic, writeJsonAtomic } from './writeFileAtomic.ts';
+export { COPY_CHUNK, isZeroChunk } from './zeroChunk.ts';
