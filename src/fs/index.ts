@@ -9,6 +9,7 @@ export { type CopiedFile, copyRegularFile, MAX_COPY_BYTES } from './copyRegularF
 export { type FileDigest, hashFileConfined } from './hashFileConfined.ts';
 export {
   type ConfinedHandle,
+  describeKind,
   existsConfined,
   MAX_LINKS,
   openConfined,

@@ -216,7 +216,7 @@ describe('host-side reads of a hostile build tree stay inside it', () => {
     const copied = await copyArtifactsOut(h.workspace, join(out, 'artifacts'), artifacts, (n) =>
       notes.push(n),
     );
-    expect(copied).toEqual(['bin/hello', 'libhello.so']);
+    expect(copied.copied.map((c) => c.path)).toEqual(['bin/hello', 'libhello.so']);
     const hello = lstatSync(join(out, 'artifacts', 'bin', 'hello'));
     expect(lstatSync(join(h.workspace, 'src', 'bin', 'hello')).mode & 0o7000).toBe(0o6000);
     expect(hello.isFile()).toBe(true);

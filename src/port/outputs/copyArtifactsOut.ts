@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
-import { copyRegularFile, isConfinedPathError, statConfined } from '../../fs/index.ts';
+import { copyRegularFile, describeKind, isConfinedPathError, statConfined } from '../../fs/index.ts';
 import { MAX_INSPECT_BYTES } from '../../verify/inspectFile.ts';
 import type { ArtifactRecord } from '../PortState.ts';
 import { artifactLocation } from '../planFromAnalysis.ts';
@@ -83,7 +83,7 @@ export async function copyArtifactsOut(
     let size: number;
     try {
       const { stats } = statConfined(root, rel);
-      if (!stats.isFile()) throw new Error(`${rel} is not a regular file`);
+      if (!stats.isFile()) throw new Error(`${rel} is ${describeKind(stats)}, not a regular file`);
       size = stats.size;
     } catch (error) {
       // the verify node read a regular file here: whatever it is now, it is not what was judged
