@@ -3,6 +3,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePortHome } from '../helpers/portHome.ts';
 import { runCli } from '../helpers/rvportCli.ts';
@@ -41,14 +42,11 @@ async function hostileRepo(name: string, files: Record<string, string | { from: 
   return dir;
 }
 
-async function port(dir: string) {
+async function port(dir: string, extra: string[] = []) {
   const out = join(work, `out-${Math.random().toString(36).slice(2)}`);
   const result = await runCli(
-    ['port', dir, '--offline', '--out', out, '--mode', 'accelerated', '--no-replay'],
-    {
-      cwd: work,
-      env: { RVPORT_HOME: home },
-    },
+    ['port', dir, '--offline', '--out', out, '--mode', 'accelerated', '--no-replay', ...extra],
+    { cwd: work, env: { RVPORT_HOME: home } },
   );
   const portDir = join(out, dir.split('/').at(-1) ?? '');
   const state = JSON.parse(await readFile(join(portDir, 'state.json'), 'utf8'));
@@ -70,6 +68,32 @@ const BUILD_HELLO = [
 ];
 
 describe('the verdict describes the bytes delivered', () => {
+  it(
+    'a build whose tests leave the artifacts alone is verified, delivered and packaged',
+    async () => {
+      const dir = await hostileRepo('benign', {
+        'hello.c': HELLO_C,
+        Makefile: [...BUILD_HELLO, 'check: hello', '\t./hello', ''].join('\n'),
+      });
+      const result = await port(dir, ['--package']);
+      expect(result.code).toBe(0);
+      expect(result.state.verification.verdict).toBe('verified');
+      expect(result.state.delivery).toMatchObject({
+        delivered: expect.arrayContaining(['hello', 'DESTDIR/usr/bin/hello']),
+        reverified: [],
+        refused: [],
+      });
+      const zip = unzipSync(readFileSync(join(result.out, 'benign-riscv64.zip')));
+      expect(Object.keys(zip)).toEqual(expect.arrayContaining(['artifacts/hello', 'manifest.json']));
+      expect(
+        Buffer.from(zip['artifacts/hello'] ?? []).equals(
+          readFileSync(join(result.out, 'artifacts', 'hello')),
+        ),
+      ).toBe(true);
+    },
+    PORT_TIMEOUT_MS,
+  );
+
   it(
     'a check target that swaps the verified program for an x86_64 one or a script: not verified, not delivered',
     async () => {
