@@ -1,14 +1,21 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
+  closeSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
+  readSync,
   rmSync,
+  statSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,7 +60,52 @@ describe('copyRegularFile', () => {
       /outside the tree/,
     );
     expect(() => copyRegularFile(tree, 'fifo', join(out, 'fifo'))).toThrow(/a FIFO/);
-    expect(() => copyRegularFile(tree, 'prog', join(out, 'big'), { maxBytes: 4 })).toThrow(/larger than/);
+    expect(() => copyRegularFile(tree, 'prog', join(out, 'big'), { maxBytes: 4 })).toThrow(
+      /over the limit of 4/,
+    );
     expect(readdirSync(out).sort()).toEqual(['libx.so', 'libx.so.1.0', 'prog']);
+  });
+
+  it('keeps holes: a sparse file stays small on disk, with its apparent size and content', () => {
+    const sparse = join(base, 'sparse-tree');
+    mkdirSync(sparse);
+    const file = join(sparse, 'padded');
+    writeFileSync(file, 'head');
+    const fd = openSync(file, 'r+');
+    writeSync(fd, 'middle', 300 * 1024 * 1024);
+    closeSync(fd);
+    truncateSync(file, 700 * 1024 * 1024);
+    const copied = copyRegularFile(sparse, 'padded', join(base, 'padded-copy'));
+    const st = statSync(join(base, 'padded-copy'));
+    expect(st.size).toBe(700 * 1024 * 1024);
+    expect(copied.bytes).toBe(700 * 1024 * 1024);
+    expect(st.blocks * 512).toBeLessThan(8 * 1024 * 1024);
+    const head = Buffer.alloc(6);
+    const copy = openSync(join(base, 'padded-copy'), 'r');
+    const readAt = (at: number, n: number) => {
+      readSync(copy, head, 0, n, at);
+      return head.subarray(0, n).toString();
+    };
+    expect(readAt(0, 4)).toBe('head');
+    expect(readAt(300 * 1024 * 1024, 6)).toBe('middle');
+    closeSync(copy);
+    const hash = createHash('sha256');
+    const chunk = Buffer.alloc(1 << 20);
+    const again = openSync(file, 'r');
+    for (let n = readSync(again, chunk); n > 0; n = readSync(again, chunk)) hash.update(chunk.subarray(0, n));
+    closeSync(again);
+    expect(copied.sha256).toBe(hash.digest('hex'));
+    rmSync(join(base, 'padded-copy'));
+  });
+
+  it('refuses by apparent size, before writing anything', () => {
+    const sparse = join(base, 'huge-tree');
+    mkdirSync(sparse);
+    writeFileSync(join(sparse, 'huge'), 'x');
+    truncateSync(join(sparse, 'huge'), 3 * 1024 * 1024 * 1024);
+    expect(() => copyRegularFile(sparse, 'huge', join(base, 'huge-copy'))).toThrow(
+      /3221225472 bytes \(apparent size\), over the limit of 2147483648/,
+    );
+    expect(readdirSync(base)).not.toContain('huge-copy');
   });
 });

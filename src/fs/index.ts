@@ -6,8 +6,10 @@ export {
   isConfinedPathError,
 } from './ConfinedPathError.ts';
 export { type CopiedFile, copyRegularFile, MAX_COPY_BYTES } from './copyRegularFile.ts';
+export { type FileDigest, hashFileConfined } from './hashFileConfined.ts';
 export {
   type ConfinedHandle,
+  describeKind,
   existsConfined,
   MAX_LINKS,
   openConfined,
@@ -28,3 +30,4 @@ export {
   walkConfined,
 } from './walkConfined.ts';
 export { writeFileAtomic, writeJsonAtomic } from './writeFileAtomic.ts';
+export { COPY_CHUNK, isZeroChunk } from './zeroChunk.ts';

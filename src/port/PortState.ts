@@ -211,6 +211,34 @@ export interface ArtifactRecord {
   role: 'program' | 'shared-library' | 'static-library' | 'object' | 'test' | 'other';
   /** Lower is more important; 0 is the main artifact. */
   rank: number;
+  /** SHA-256 (hex) and length of the bytes the verify node judged (absent in older states). */
+  sha256?: string;
+  size?: number;
+}
+
+/** An object in a build tree whose content is a file the source shipped: not counted as built. */
+export interface ShippedObject {
+  /** Where the build tree has it (`DESTDIR/` for the install tree). */
+  path: string;
+  /** The file of the original source with the same content. */
+  from: string;
+}
+
+/**
+ * What left the sandbox as OUT/NAME/artifacts, judged on the copies: the verdict describes these
+ * bytes. An artifact that changed after the verify node is judged again on its copy, and
+ * refused (not delivered, the port not verified) unless the copy is still riscv64.
+ */
+export interface DeliveryRecord {
+  /** Artifacts copied out and judged riscv64 on the host copy. */
+  delivered: string[];
+  /** Of those, the ones whose bytes changed after the verify node, judged again on the copy. */
+  reverified: string[];
+  /** Artifacts not delivered, and why. */
+  refused: { path: string; reason: string; changed: boolean }[];
+  /** Apparent size of the copies together (holes counted), against `limitBytes`. */
+  bytes: number;
+  limitBytes: number;
 }
 
 /**
@@ -286,6 +314,10 @@ export interface PortState {
    */
   builtIn?: string;
   artifacts: ArtifactRecord[];
+  /** Objects of the build trees the source shipped (copied or not): never counted as built. */
+  shippedInSource?: ShippedObject[];
+  /** What finish copied out and how the copies were judged (absent before finish). */
+  delivery?: DeliveryRecord;
   verification: { verdict: 'verified' | 'not_verified'; reason: string } | null;
   tests: {
     ran: boolean;

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findBuildOutputs } from './findBuildOutputs.ts';
+import { indexShippedObjects } from './shippedObjects.ts';
 
 const elf = (tag: string) =>
   Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]), Buffer.from(tag)]);
@@ -32,7 +33,55 @@ describe('findBuildOutputs', () => {
     writeFileSync(join(build, 'notes.txt'), 'not an object');
     mkdirSync(join(build, '.git'));
     writeFileSync(join(build, '.git', 'pack.o'), elf('git'));
-    return findBuildOutputs(build, original).then((found) => expect(found).toEqual(['old.a', 'prog']));
+    return findBuildOutputs(build, indexShippedObjects(original)).then((found) =>
+      expect(found).toEqual({
+        built: ['old.a', 'prog'],
+        shipped: [{ path: 'asm/i386/shipped.o', from: 'asm/i386/shipped.o' }],
+      }),
+    );
+  });
+
+  it('counts a shipped object copied to another name or into DESTDIR as shipped, not built', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rvport-outputs-'));
+    const original = join(dir, 'original');
+    const build = join(dir, 'build');
+    const dest = join(dir, 'dest');
+    mkdirSync(join(original, 'prebuilt'), { recursive: true });
+    mkdirSync(join(build, 'prebuilt'), { recursive: true });
+    mkdirSync(join(dest, 'usr', 'lib'), { recursive: true });
+    writeFileSync(join(original, 'prebuilt', 'libfast.so'), elf('prebuilt riscv64'));
+    copyFileSync(join(original, 'prebuilt', 'libfast.so'), join(build, 'prebuilt', 'libfast.so'));
+    copyFileSync(join(original, 'prebuilt', 'libfast.so'), join(build, 'libfast.so.1'));
+    copyFileSync(join(original, 'prebuilt', 'libfast.so'), join(dest, 'usr', 'lib', 'libfast.so.1'));
+    // same size, other bytes: built
+    writeFileSync(join(build, 'libother.so'), elf('prebuilt RISCV64'));
+    const shipped = indexShippedObjects(original);
+    expect(await findBuildOutputs(build, shipped)).toEqual({
+      built: ['libother.so'],
+      shipped: [
+        { path: 'libfast.so.1', from: 'prebuilt/libfast.so' },
+        { path: 'prebuilt/libfast.so', from: 'prebuilt/libfast.so' },
+      ],
+    });
+    expect(await findBuildOutputs(dest, shipped)).toEqual({
+      built: [],
+      shipped: [{ path: 'usr/lib/libfast.so.1', from: 'prebuilt/libfast.so' }],
+    });
+  });
+
+  it('indexes no object through a link the source planted', () => {
+    dir = mkdtempSync(join(tmpdir(), 'rvport-outputs-'));
+    const original = join(dir, 'original');
+    mkdirSync(join(dir, 'host'));
+    mkdirSync(original);
+    writeFileSync(join(dir, 'host', 'secret.o'), elf('host'));
+    symlinkSync(join(dir, 'host', 'secret.o'), join(original, 'linked.o'));
+    symlinkSync('../host', join(original, 'hostdir'));
+    expect(indexShippedObjects(original).bySize.size).toBe(0);
+    const refused: string[] = [];
+    symlinkSync('/', join(dir, 'rootlink'));
+    expect(indexShippedObjects(join(dir, 'rootlink'), (r) => refused.push(r)).bySize.size).toBe(0);
+    expect(refused).toEqual([`${join(dir, 'rootlink')} is a symbolic link; it is not followed`]);
   });
 
   it('walks no link the build planted: not dest -> /, not a link to a host object', async () => {
@@ -45,11 +94,11 @@ describe('findBuildOutputs', () => {
     symlinkSync(join(dir, 'host', 'secret.o'), join(build, 'linked.o'));
     symlinkSync('../host', join(build, 'hostdir'));
     symlinkSync('/', join(dir, 'dest'));
-    expect(await findBuildOutputs(build, null)).toEqual(['prog']);
+    expect((await findBuildOutputs(build, null)).built).toEqual(['prog']);
     const refused: string[] = [];
-    expect(await findBuildOutputs(join(dir, 'dest'), null, (r) => refused.push(r))).toEqual([]);
+    expect((await findBuildOutputs(join(dir, 'dest'), null, (r) => refused.push(r))).built).toEqual([]);
     expect(refused).toEqual([`${join(dir, 'dest')} is a symbolic link; it is not followed`]);
-    expect(await findBuildOutputs(join(dir, 'missing'), null, (r) => refused.push(r))).toEqual([]);
+    expect((await findBuildOutputs(join(dir, 'missing'), null, (r) => refused.push(r))).built).toEqual([]);
     expect(refused).toHaveLength(1);
   });
 });

@@ -1,54 +1,51 @@
-import { isConfinedPathError, readFileConfined, statConfined, walkConfined } from '../fs/index.ts';
+import { hashFileConfined, isConfinedPathError, walkConfined } from '../fs/index.ts';
+import { hasObjectMagic, MAX_HASHED_OBJECT_BYTES, type ShippedObjects, shippedAs } from './shippedObjects.ts';
 
-const ELF_MAGIC = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
-const AR_MAGIC = Buffer.from('!<arch>\n');
-const THIN_AR_MAGIC = Buffer.from('!<thin>\n');
-/** Objects compared with the source's copy are read whole; none we verify is larger. */
-const MAX_COMPARED_BYTES = 1024 * 1024 * 1024;
+/** The objects of one build tree: the ones the build made, and the ones the source shipped. */
+export interface BuildOutputs {
+  /** Paths under the root, sorted. */
+  built: string[];
+  /** Objects whose content is a file of the original source (`from`), wherever they are now. */
+  shipped: { path: string; from: string }[];
+}
 
 /**
  * Files under `root` that look like objects (ELF or `ar` magic; never judged by name) and that the
- * build made or changed: not in `original` with the same content. (Content, not times: the build
- * copy gets new timestamps, and objects shipped in the source are not the build's outputs.)
+ * build made or changed: not the content of an object the original source shipped, at any path.
+ * (Content, not times or names: the build copy gets new timestamps, and a shipped object copied to
+ * a new name or into DESTDIR is still not the build's output.)
  * The build wrote the tree, so it is walked without following a link (`dest -> /` would make the
  * host walk its own root) and every file is read inside it; `onRefused` hears why a root was not
  * walked at all (it is a link, say).
  */
 export async function findBuildOutputs(
   root: string,
-  original: string | null,
+  shipped: ShippedObjects | null,
   onRefused: (reason: string) => void = () => {},
-): Promise<string[]> {
+): Promise<BuildOutputs> {
   let entries: ReturnType<typeof walkConfined>['entries'];
   try {
     entries = walkConfined(root, { head: 8, skipDir: (name) => name === '.git' }).entries;
   } catch (error) {
     if (!(isConfinedPathError(error) && error.code === 'not-found')) onRefused((error as Error).message);
-    return [];
+    return { built: [], shipped: [] };
   }
-  const found: string[] = [];
+  const outputs: BuildOutputs = { built: [], shipped: [] };
   for (const entry of entries) {
     if (entry.type !== 'file' || entry.size < 4) continue;
     if (!entry.head || !hasObjectMagic(entry.head)) continue;
-    if (original && sameContent(original, root, entry.path, entry.size)) continue;
-    found.push(entry.path);
+    const from = shipped
+      ? shippedAs(shipped, entry.size, () => {
+          try {
+            return hashFileConfined(root, entry.path, { maxBytes: MAX_HASHED_OBJECT_BYTES }).sha256;
+          } catch {
+            return null;
+          }
+        })
+      : null;
+    if (from === null) outputs.built.push(entry.path);
+    else outputs.shipped.push({ path: entry.path, from });
   }
-  return found.sort();
-}
-
-function sameContent(original: string, root: string, rel: string, size: number): boolean {
-  try {
-    const before = statConfined(original, rel).stats;
-    if (!before.isFile() || before.size !== size) return false;
-    const a = readFileConfined(original, rel, { maxBytes: MAX_COMPARED_BYTES });
-    const b = readFileConfined(root, rel, { maxBytes: MAX_COMPARED_BYTES });
-    return a.equals(b);
-  } catch {
-    return false;
-  }
-}
-
-function hasObjectMagic(head: Buffer): boolean {
-  if (head.length >= 4 && head.subarray(0, 4).equals(ELF_MAGIC)) return true;
-  return head.length === 8 && (head.equals(AR_MAGIC) || head.equals(THIN_AR_MAGIC));
+  outputs.built.sort();
+  return outputs;
 }

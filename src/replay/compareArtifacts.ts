@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { rankArtifacts } from '../port/outputs/rankArtifacts.ts';
 import type { ArtifactRecord } from '../port/PortState.ts';
 import type { ElfFacts } from '../verify/index.ts';
@@ -24,12 +23,13 @@ export interface ArtifactComparison {
 export function compareArtifact(
   port: ArtifactRecord,
   replay: ElfFacts,
-  bytes: { port: Buffer | null; replay: Buffer | null },
+  /** SHA-256 of the port's copy and of the replay's file; null when there is none. */
+  digests: { port: string | null; replay: string | null },
 ): ArtifactComparison {
   const base = { path: port.path, role: port.role };
   // the verify node's own mapping from facts to a record (an archive's facts are its members')
   const record = rankArtifacts([replay])[0];
-  if (!record || bytes.replay === null)
+  if (!record || digests.replay === null)
     return {
       ...base,
       found: false,
@@ -46,15 +46,11 @@ export function compareArtifact(
     ...base,
     found: true,
     differences,
-    identical: bytes.port === null ? null : sha256(bytes.port) === sha256(bytes.replay),
+    identical: digests.port === null ? null : digests.port === digests.replay,
   };
 }
 
 /** Whether every compared artifact is there with the port's facts (and there was one to compare). */
 export function artifactsMatch(comparisons: readonly ArtifactComparison[]): boolean {
   return comparisons.length > 0 && comparisons.every((c) => c.found && c.differences.length === 0);
-}
-
-function sha256(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
 }

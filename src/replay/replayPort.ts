@@ -3,10 +3,17 @@ import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { rvportHome } from '../config/rvportHome.ts';
 import { DEFAULT_DEBIAN_SUITE } from '../debian/debianMirror.ts';
-import { MAX_COPY_BYTES, readFileConfined, writeFileAtomic, writeJsonAtomic } from '../fs/index.ts';
+import {
+  hashFileConfined,
+  MAX_COPY_BYTES,
+  readFileConfined,
+  writeFileAtomic,
+  writeJsonAtomic,
+} from '../fs/index.ts';
 import { copyDependenciesIn } from '../port/copyDependenciesIn.ts';
 import { copySourceIn } from '../port/nodes/buildSteps.ts';
 import { DEBIAN_PACKAGE_NAME } from '../port/outputs/BuildScript.ts';
+import { MAX_ARTIFACT_BYTES } from '../port/outputs/copyArtifactsOut.ts';
 import { PORT_STATE_VERSION, type PortState, type ReplayRecord } from '../port/PortState.ts';
 import { artifactLocation, SANDBOX_DEST, SANDBOX_SRC } from '../port/planFromAnalysis.ts';
 import { RecipeCache } from '../recipes/RecipeCache.ts';
@@ -303,16 +310,17 @@ async function compareAll(sandbox: Sandbox, outDir: string, state: PortState): P
     const builtAt = folder === 'dest' ? SANDBOX_DEST : SANDBOX_SRC;
     // the replayed build wrote this tree: read inside it only
     const facts = await inspectFileIn(root, rel, artifact.path, builtAt);
-    const replayBytes = tryRead(root, rel);
-    const portBytes = tryRead(join(outDir, 'artifacts'), posix.normalize(artifact.path));
-    comparisons.push(compareArtifact(artifact, facts, { port: portBytes, replay: replayBytes }));
+    // digests read in chunks: the replayed build may have written a file of any size
+    const replay = tryDigest(root, rel);
+    const port = tryDigest(join(outDir, 'artifacts'), posix.normalize(artifact.path));
+    comparisons.push(compareArtifact(artifact, facts, { port, replay }));
   }
   return comparisons;
 }
 
-function tryRead(root: string, rel: string): Buffer | null {
+function tryDigest(root: string, rel: string): string | null {
   try {
-    return readFileConfined(root, rel, { maxBytes: MAX_COPY_BYTES });
+    return hashFileConfined(root, rel, { maxBytes: MAX_ARTIFACT_BYTES }).sha256;
   } catch {
     return null;
   }

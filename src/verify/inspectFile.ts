@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -136,6 +137,13 @@ export function looksBinaryObject(head: Uint8Array): boolean {
   return hasElfMagic(head) || hasArMagic(head);
 }
 
+/** What inspectFileIn judged, and which bytes: their SHA-256 and length (null when unread). */
+export interface InspectedFile {
+  facts: ElfFacts;
+  sha256: string | null;
+  size: number | null;
+}
+
 /**
  * Inspects a file of an untrusted tree (a build's output folder): read inside `root` only, so a
  * link the build planted to a host file is reported unreadable with the reason, never read; a
@@ -148,10 +156,27 @@ export async function inspectFileIn(
   shown: string,
   builtAt?: string,
 ): Promise<ElfFacts> {
+  return (await inspectAndDigestIn(root, rel, shown, builtAt)).facts;
+}
+
+/**
+ * inspectFileIn, with the digest of the very bytes judged: a later copy of the file can be held
+ * against it (the file changed after it was judged, or it did not).
+ */
+export async function inspectAndDigestIn(
+  root: string,
+  rel: string,
+  shown: string,
+  builtAt?: string,
+): Promise<InspectedFile> {
   try {
     const bytes = readFileConfined(root, rel, { maxBytes: MAX_INSPECT_BYTES });
     const thin = await readThinMembers(join(root, rel), bytes, { root, ...(builtAt ? { builtAt } : {}) });
-    return inspectBytes(shown, bytes, thin);
+    return {
+      facts: inspectBytes(shown, bytes, thin),
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      size: bytes.length,
+    };
   } catch (error) {
     const message =
       isConfinedPathError(error) && error.code === 'too-large'
@@ -159,7 +184,7 @@ export async function inspectFileIn(
         : error instanceof Error
           ? error.message
           : String(error);
-    return { ...emptyFacts(shown, 'unreadable'), error: message };
+    return { facts: { ...emptyFacts(shown, 'unreadable'), error: message }, sha256: null, size: null };
   }
 }
 

@@ -30,6 +30,7 @@ import { normalizeAutotoolsTimestamps } from '../../src/port/normalizeTimestamps
 import { copyArtifactsOut } from '../../src/port/outputs/copyArtifactsOut.ts';
 import { writePortOutputs } from '../../src/port/outputs/writePortOutputs.ts';
 import type { ArtifactRecord, BuildPlan, PortState } from '../../src/port/PortState.ts';
+import { indexShippedObjects } from '../../src/port/shippedObjects.ts';
 import { FakeSandbox, fakePortServices, runPortNode } from '../../src/port/testing/fakePortServices.ts';
 import { portState } from '../../src/port/testing/portStateFixture.ts';
 import { compareBuildTrees } from '../../src/sandbox/proof/compareBuildTrees.ts';
@@ -171,15 +172,19 @@ describe('host-side reads of a hostile source tree stay inside it', () => {
 describe('host-side reads of a hostile build tree stay inside it', () => {
   it('output discovery does not walk dest -> / and lists no linked object', async () => {
     const refused: string[] = [];
-    expect(await findBuildOutputs(join(h.workspace, 'dest'), null, (r) => refused.push(r))).toEqual([]);
+    expect(await findBuildOutputs(join(h.workspace, 'dest'), null, (r) => refused.push(r))).toEqual({
+      built: [],
+      shipped: [],
+    });
     expect(refused.join('\n')).toMatch(/dest is a symbolic link; it is not followed/);
-    expect(await findBuildOutputs(join(h.workspace, 'src'), h.tree)).toEqual(['bin/hello', 'libhello.so.1']);
+    const found = await findBuildOutputs(join(h.workspace, 'src'), indexShippedObjects(h.tree));
+    expect(found.built).toEqual(['bin/hello', 'libhello.so.1']);
   });
 
   it('the verify step reads ELF headers inside the tree and verifies only what the build made', async () => {
     const root = join(h.workspace, 'src');
     const facts = await Promise.all(
-      (await findBuildOutputs(root, null)).map((rel) => inspectFileIn(root, rel, rel)),
+      (await findBuildOutputs(root, null)).built.map((rel) => inspectFileIn(root, rel, rel)),
     );
     expect(decideVerdict(facts).verdict).toBe('verified');
     expect(await inspectFileIn(root, 'bin/stolen', 'bin/stolen')).toMatchObject({
@@ -211,7 +216,7 @@ describe('host-side reads of a hostile build tree stay inside it', () => {
     const copied = await copyArtifactsOut(h.workspace, join(out, 'artifacts'), artifacts, (n) =>
       notes.push(n),
     );
-    expect(copied).toEqual(['bin/hello', 'libhello.so']);
+    expect(copied.copied.map((c) => c.path)).toEqual(['bin/hello', 'libhello.so']);
     const hello = lstatSync(join(out, 'artifacts', 'bin', 'hello'));
     expect(lstatSync(join(h.workspace, 'src', 'bin', 'hello')).mode & 0o7000).toBe(0o6000);
     expect(hello.isFile()).toBe(true);

@@ -12,6 +12,7 @@ import { fewShotPath, toFewShotExample } from '../llm/fewShot.ts';
 import { type SummarizedRecipe, summarizeRecipe } from '../llm/summarizeRecipe.ts';
 import { PortNode } from '../nodeNames.ts';
 import { copyArtifactsOut } from '../outputs/copyArtifactsOut.ts';
+import { judgeDelivery } from '../outputs/judgeDelivery.ts';
 import { renderRecipe } from '../outputs/renderRecipe.ts';
 import { toRecipeEntry } from '../outputs/toRecipeEntry.ts';
 import { type PortServices, portServices } from '../PortServices.ts';
@@ -28,8 +29,10 @@ const HAZARD_WARNINGS =
 /**
  * Runs the package's tests once (the result never changes the build status), ranks the artifacts
  * (LLM curator, or the verify node's rule ranking), smoke-runs the programs it built, collects
- * hazard warnings, writes the recipe (LLM summarizer keeping every command verbatim, or the
- * deterministic recipe) and, for a verified port, the cache entry and few-shot example.
+ * hazard warnings, copies the artifacts out and judges the copies (the verdict is theirs: the
+ * tests may have rewritten what the verify node judged), writes the recipe (LLM summarizer
+ * keeping every command verbatim, or the deterministic recipe) and, for a verified port, the
+ * cache entry and few-shot example.
  */
 export const finishNode = FunctionNode<PortState>({
   // differential tests and the replay come next; the replay node routes to optimize or the end
@@ -69,9 +72,20 @@ export const finishNode = FunctionNode<PortState>({
       onCommand: (command) => svc.progress({ type: 'phase', phase: 'smoke', command }),
     });
     const hazardWarnings = await hazardWarningsIn(svc.buildLog);
-    await copyArtifactsOut(sandbox.workspace, join(svc.outDir, 'artifacts'), ranked.artifacts, (message) =>
+    // Copied once, after the tests and smoke runs (the last commands that can change them), and the
+    // verdict is the copies': a file the tests swapped is judged again on its copy, or refused.
+    const target = join(svc.outDir, 'artifacts');
+    const copies = await copyArtifactsOut(sandbox.workspace, target, ranked.artifacts, (message) =>
       svc.progress({ type: 'note', message }),
     );
+    const { delivery, verification } = await judgeDelivery(
+      target,
+      ranked.artifacts,
+      copies,
+      ranked.verification,
+    );
+    if (verification?.verdict !== ranked.verification?.verdict)
+      svc.progress({ type: 'note', message: `not verified: ${verification?.reason}` });
     // the build's own evidence for native-userland mode, after everything ran in the instance
     const userlandEvidence = svc.collectModeEvidence
       ? (saved.userlandEvidence ??
@@ -79,6 +93,8 @@ export const finishNode = FunctionNode<PortState>({
       : undefined;
     const finished: PortState = {
       ...ranked,
+      verification,
+      delivery,
       ...(userlandEvidence ? { userlandEvidence } : {}),
       buildStatus: 'SUCCESS',
       tests,
@@ -114,6 +130,8 @@ export const finishNode = FunctionNode<PortState>({
       context: {
         ...(rebuilt.builtIn ? { builtIn: rebuilt.builtIn } : {}),
         buildStatus: 'SUCCESS',
+        verification,
+        delivery,
         tests,
         smokeTests,
         hazardWarnings,

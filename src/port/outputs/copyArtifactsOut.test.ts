@@ -1,18 +1,20 @@
 import {
   chmodSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ArtifactRecord } from '../PortState.ts';
-import { copyArtifactsOut, MAX_COPIED_ARTIFACTS } from './copyArtifactsOut.ts';
+import { copyArtifactsOut, DEFAULT_OUTPUT_LIMITS, MAX_COPIED_ARTIFACTS } from './copyArtifactsOut.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'rvport-copy-artifacts-'));
 const workspace = join(base, 'ws');
@@ -54,7 +56,11 @@ describe('copyArtifactsOut', () => {
       ],
       (n) => notes.push(n),
     );
-    expect(copied).toEqual(['bin/tool', 'DESTDIR/usr/lib/libz.so']);
+    expect(copied.copied.map((c) => c.path)).toEqual(['bin/tool', 'DESTDIR/usr/lib/libz.so']);
+    expect(copied.bytes).toBe(7);
+    expect(copied.refused).toEqual([
+      { path: 'bin/leak', reason: expect.stringMatching(/leads outside the tree/), changed: true },
+    ]);
     expect(lstatSync(join(target, 'bin', 'tool')).mode & 0o7777).toBe(0o755);
     expect(lstatSync(join(target, 'DESTDIR', 'usr', 'lib', 'libz.so')).isFile()).toBe(true);
     expect(readFileSync(join(target, 'DESTDIR', 'usr', 'lib', 'libz.so'), 'utf8')).toBe('lib');
@@ -66,6 +72,47 @@ describe('copyArtifactsOut', () => {
   it('copies at most MAX_COPIED_ARTIFACTS', async () => {
     const many = Array.from({ length: MAX_COPIED_ARTIFACTS + 5 }, () => artifact('bin/tool'));
     const copied = await copyArtifactsOut(workspace, join(base, 'out2'), many, () => {});
-    expect(copied).toHaveLength(MAX_COPIED_ARTIFACTS);
+    expect(copied.copied).toHaveLength(MAX_COPIED_ARTIFACTS);
+  });
+
+  it('holds apparent sizes against one limit per file and one for the port, and keeps holes', async () => {
+    writeFileSync(join(workspace, 'src', 'bin', 'padded'), 'ELF padded');
+    truncateSync(join(workspace, 'src', 'bin', 'padded'), 64 * 1024 * 1024);
+    writeFileSync(join(workspace, 'src', 'bin', 'huge'), 'ELF huge');
+    truncateSync(join(workspace, 'src', 'bin', 'huge'), 3 * 1024 * 1024 * 1024);
+    const target = join(base, 'out3');
+    const notes: string[] = [];
+    const copies = await copyArtifactsOut(
+      workspace,
+      target,
+      [
+        { ...artifact('bin/huge'), size: 8 },
+        artifact('bin/padded'),
+        artifact('bin/tool'),
+        artifact('DESTDIR/usr/lib/libz.so', 'shared-library'),
+      ],
+      (n) => notes.push(n),
+      { fileBytes: DEFAULT_OUTPUT_LIMITS.fileBytes, totalBytes: 64 * 1024 * 1024 + 4 },
+    );
+    expect(DEFAULT_OUTPUT_LIMITS).toEqual({ fileBytes: 1024 ** 3, totalBytes: 2 * 1024 ** 3 });
+    expect(copies.copied.map((c) => c.path)).toEqual(['bin/padded', 'bin/tool']);
+    expect(copies.bytes).toBe(64 * 1024 * 1024 + 4);
+    expect(copies.refused).toEqual([
+      {
+        path: 'bin/huge',
+        reason:
+          '3221225472 bytes (apparent size), over the limit of 1073741824 per artifact (8 bytes when verified: it changed after verification)',
+        changed: true,
+      },
+      {
+        path: 'DESTDIR/usr/lib/libz.so',
+        reason:
+          "3 bytes (apparent size) would take the port's artifacts past their limit of 67108868 bytes together",
+        changed: false,
+      },
+    ]);
+    expect(notes).toHaveLength(2);
+    expect(lstatSync(join(target, 'bin', 'padded')).blocks * 512).toBeLessThan(4 * 1024 * 1024);
+    expect(existsSync(join(target, 'bin', 'huge'))).toBe(false);
   });
 });

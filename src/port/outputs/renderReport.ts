@@ -3,6 +3,7 @@ import type { PortState } from '../PortState.ts';
 import { codeBlock, seconds, table } from './markdown.ts';
 import { renderCrateDependencies } from './renderCrateDependencies.ts';
 import { renderDebianKnowledge } from './renderDebianKnowledge.ts';
+import { renderDelivery } from './renderDelivery.ts';
 import { renderDifferential } from './renderDifferential.ts';
 import { renderGoModules } from './renderGoModules.ts';
 
@@ -140,6 +141,7 @@ export function renderReport(state: PortState): string {
         )
       : 'none found',
   );
+  out.push(...renderDelivery(state));
   out.push('');
   out.push('## Tests');
   out.push('');

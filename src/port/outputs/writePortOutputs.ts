@@ -1,7 +1,6 @@
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { zipSync } from 'fflate';
-import { MAX_COPY_BYTES, readFileConfined, writeFileAtomic, writeJsonAtomic } from '../../fs/index.ts';
+import { writeFileAtomic, writeJsonAtomic } from '../../fs/index.ts';
 import { OPTIMIZED_RECIPE_FILE, renderOptimizedRecipe } from '../../optimize/renderOptimization.ts';
 import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
 import type { PortState } from '../PortState.ts';
@@ -10,6 +9,7 @@ import { renderBuildScript, renderPackagesTxt } from './renderBuildScript.ts';
 import { renderDockerfile } from './renderDockerfile.ts';
 import { renderEscalation } from './renderEscalation.ts';
 import { renderReport } from './renderReport.ts';
+import { writePackageZip } from './writePackageZip.ts';
 
 export interface PortFiles {
   written: string[];
@@ -68,7 +68,7 @@ export async function writePortOutputs(
   const files: PortFiles = { written, ...(scriptError ? { scriptError } : {}) };
   if (options.package) {
     try {
-      files.packageFile = await writePackage(state, outDir, written);
+      files.packageFile = writePackageZip(state, outDir, written);
     } catch (error) {
       files.packageError = (error as Error).message;
     }
@@ -124,32 +124,6 @@ async function writeScripts(
   await put('packages.txt', renderPackagesTxt(script));
   await put('Dockerfile', renderDockerfile(script));
   return undefined;
-}
-
-async function writePackage(state: PortState, outDir: string, written: readonly string[]): Promise<string> {
-  const entries: Record<string, Uint8Array> = {};
-  for (const name of written) entries[name] = await readFile(join(outDir, name));
-  // The copies finish made (plain files); read inside artifacts/ so no path can pull in another file.
-  for (const a of state.artifacts) {
-    try {
-      entries[join('artifacts', a.path)] = readFileConfined(join(outDir, 'artifacts'), a.path, {
-        maxBytes: MAX_COPY_BYTES,
-      });
-    } catch {
-      // not copied (an object, or refused): not in the package either
-    }
-  }
-  const manifest = {
-    package: state.source.name,
-    source: state.source,
-    verification: state.verification,
-    artifacts: state.artifacts.filter((a) => a.role !== 'object' && a.role !== 'other'),
-    files: written,
-  };
-  entries['manifest.json'] = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
-  const file = join(outDir, `${state.source.name}-riscv64.zip`);
-  await writeFileAtomic(file, Buffer.from(zipSync(entries, { level: 6 })));
-  return file;
 }
 
 async function exists(path: string): Promise<boolean> {
