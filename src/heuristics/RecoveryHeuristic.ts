@@ -28,6 +28,8 @@ export interface HeuristicContext {
    * package (its config file); null if none.
    */
   findPackage(kind: PackageKind, name: string): Promise<string | null>;
+  /** The names of the packages the sandbox's lists offer; null (or absent) when that cannot be said. */
+  installable?(): Promise<ReadonlySet<string> | null>;
   signal?: AbortSignal;
   log(line: string): void;
 }

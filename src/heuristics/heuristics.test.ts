@@ -730,6 +730,9 @@ describe('the registry', () => {
       ['x86-march-from-configure', 'drop-unsupported-compiler-flag'],
       ['extern-errno-tls', 'extern-errno'],
       ['cargo-version-not-in-registry', 'crate-version-from-debian'],
+      ['autotools-aux-files', 'autotools-aux-files'],
+      ['automake-required-file', 'autotools-aux-files'],
+      ['python-module-missing', 'python-module-package'],
     ];
     for (const [name, heuristic] of cases) {
       src('build-aux/config.guess');

@@ -3,6 +3,7 @@ import { addLibatomic } from './addLibatomic.ts';
 import { autoconfMacroPackage } from './autoconfMacroPackage.ts';
 import { autoconfWithoutAutoheader } from './autoconfWithoutAutoheader.ts';
 import { automakeMissingDirectory } from './automakeMissingDirectory.ts';
+import { autotoolsAuxFiles } from './autotoolsAuxFiles.ts';
 import { bootstrapAutotools } from './bootstrapAutotools.ts';
 import { cmakeMissingPackage } from './cmakeMissingPackage.ts';
 import { cmakeProjectMessage } from './cmakeProjectMessage.ts';
@@ -29,12 +30,14 @@ import { installMissingPackage } from './installMissingPackage.ts';
 import { linkNamedLibrary } from './linkNamedLibrary.ts';
 import { mcmodelMedany } from './mcmodelMedany.ts';
 import { mesonMissingDependency } from './mesonMissingDependency.ts';
+import { mesonWrapDownload } from './mesonWrapDownload.ts';
 import { missingBuildTool } from './missingBuildTool.ts';
 import { missingCompiler } from './missingCompiler.ts';
 import { otherBuildSystem } from './otherBuildSystem.ts';
 import { permissiveOldC } from './permissiveOldC.ts';
 import { prestandardCxxHeader } from './prestandardCxxHeader.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
+import { pythonModulePackage } from './pythonModulePackage.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 import { refreshConfigGuess } from './refreshConfigGuess.ts';
 import { serialMake } from './serialMake.ts';
@@ -49,6 +52,7 @@ import { keepWarningsWarnings } from './warningsAsErrors.ts';
 export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   refreshConfigGuess,
   bootstrapAutotools,
+  autotoolsAuxFiles,
   autoconfMacroPackage,
   autoconfWithoutAutoheader,
   automakeMissingDirectory,
@@ -61,6 +65,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   cmakeMissingPackage,
   cmakeProjectMessage,
   mesonMissingDependency,
+  // a wrap meson would download: the system's copy, or the escalation names the wrap
+  mesonWrapDownload,
   // a configure check for a C++ header of before 1998 that the code never includes
   prestandardCxxHeader,
   configureMissingDependency,
@@ -71,6 +77,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   missingBuildTool,
   missingCompiler,
   pythonImpShim,
+  pythonModulePackage,
   disableDownloadingOption,
   // When the download is not part of an optional switch: the dependency from Debian.
   fetchContentFromDebian,

@@ -11,7 +11,12 @@ export const meson: BuildSystemDetector = {
   },
   defaultPlan() {
     return [
-      { name: 'configure', commands: ['meson setup build --prefix=/usr --buildtype=release'] },
+      // as Debian's builds run it: a wrap is never downloaded (the sandbox has no network; a
+      // dependency meson cannot find on the system fails at once, naming itself)
+      {
+        name: 'configure',
+        commands: ['meson setup build --prefix=/usr --buildtype=release --wrap-mode=nodownload'],
+      },
       { name: 'build', commands: ['meson compile -C build'] },
       { name: 'test', commands: ['meson test -C build --print-errorlogs'] },
       { name: 'install', commands: ['DESTDIR="$RVPORT_DESTDIR" meson install -C build'] },

@@ -3,7 +3,7 @@ import type { FailedStep, HeuristicContext } from '../../heuristics/RecoveryHeur
 import type { HeuristicFiring } from '../../heuristics/runHeuristics.ts';
 import type { Sandbox } from '../../sandbox/Sandbox.ts';
 import { findPackageFor } from '../findPackageFor.ts';
-import type { PortServices } from '../PortServices.ts';
+import { installableOf, type PortServices } from '../PortServices.ts';
 import type { BuildPlan, PortState } from '../PortState.ts';
 import { SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { freshSource } from './buildSteps.ts';
@@ -33,6 +33,7 @@ export async function repairAndRestart(
     sandbox,
     srcDir: SANDBOX_SRC,
     findPackage: async (kind, name) => findPackageFor(await svc.contents(), kind, name),
+    installable: () => installableOf(svc),
     signal,
     log: (line) => svc.progress({ type: 'note', message: line }),
   };
