@@ -33,6 +33,20 @@ export const KEYLESS_SSH_COMMAND = [
   '-o IdentityAgent=none -o HostbasedAuthentication=no -o GSSAPIAuthentication=no -o ControlPath=none',
 ].join(' ');
 
+/** The SOURCE a port or replay was asked for (absent: none in particular) and its rules. */
+export interface AskedSource {
+  source?: string;
+  rules: FetchRules;
+}
+
+/**
+ * The rules of the SOURCE `spec` a state names: the asked SOURCE's rules when it is that one,
+ * origin `state` when it is another (a forged or foreign checkpoint or state.json).
+ */
+export function fetchRulesFor(spec: string, asked: AskedSource): FetchRules {
+  return asked.source === spec ? asked.rules : { ...asked.rules, origin: 'state' };
+}
+
 /** The fetch policy of a URL: `chosen` when it is the SOURCE itself (not a submodule's URL). */
 export function fetchPolicy(rules: FetchRules, chosen: boolean): FetchPolicy {
   return {
