@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AcquireOptions, acquireSource } from '../../src/sources/acquireSource.ts';
 import { parseSource } from '../../src/sources/parseSource.ts';
 import { isSourceError, type SourceError } from '../../src/sources/SourceError.ts';
+import { runCli } from '../helpers/rvportCli.ts';
 
 // Host-side fetches are confined: a repository's .gitmodules (or a URL from a queue job) must
 // not make host git reach this machine's own services or its LAN, and a SOURCE nobody typed must
@@ -125,6 +126,25 @@ describe('a SOURCE on the command line naming this machine', () => {
       acquire(url, 'work-top-allowed', { fetch: { origin: 'command-line', allowPrivateAddresses: true } }),
     );
     expect(error.code).toBe('acquire'); // the server answers 404
+    expect(requests.some((r) => r.includes('/top.git/info/refs'))).toBe(true);
+  });
+});
+
+describe('the real binary', () => {
+  const env = { RVPORT_HOME: join(root, 'home') };
+
+  it('rvport analyze refuses a loopback SOURCE with exit 1 and the URL and address; --allow-private-addresses lifts it', async () => {
+    const url = `http://127.0.0.1:${port}/top.git`;
+    const refused = await runCli(['analyze', url, '--no-contents'], { cwd: root, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${url} reaches 127.0.0.1, which is not a public address`);
+    expect(requests).toEqual([]);
+
+    const allowed = await runCli(['analyze', url, '--no-contents', '--allow-private-addresses'], {
+      cwd: root,
+      env,
+    });
+    expect(allowed.code).toBe(1); // the server has no repository
     expect(requests.some((r) => r.includes('/top.git/info/refs'))).toBe(true);
   });
 });
