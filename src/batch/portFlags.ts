@@ -33,3 +33,15 @@ export function portFlags(settings: PortSettings): string[] {
   if (settings.differential) flags.push('--differential');
   return flags;
 }
+
+/**
+ * Flags only the machine that runs a port sets, never a job's settings: that a queue job chose
+ * the SOURCE (so it gets no ssh keys and no redirects), and the operator's own
+ * `--allow-private-addresses`.
+ */
+export function fetchFlags(options: { queued: boolean; allowPrivateAddresses: boolean }): string[] {
+  return [
+    ...(options.queued ? ['--source-origin', 'queue'] : []),
+    ...(options.allowPrivateAddresses ? ['--allow-private-addresses'] : []),
+  ];
+}

@@ -1,10 +1,15 @@
 import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
 import type { UserlandProofTable } from '../sandbox/proof/userlandProofs.ts';
+import type { SourceOrigin } from '../sources/sourceOrigin.ts';
 import type { RequestedMode } from './chooseSandboxMode.ts';
 
 /** What one port is asked to do: the options of `rvport port` and of the callers that port. */
 export interface PortRequest {
   source: string;
+  /** Who chose `source` (default `command-line`; a queue worker's ports say `queue`). */
+  sourceOrigin?: SourceOrigin;
+  /** `--allow-private-addresses`: the source's fetches may reach loopback, LAN and reserved addresses. */
+  allowPrivateAddresses?: boolean;
   maxAttempts: number;
   force: boolean;
   optimize: boolean;

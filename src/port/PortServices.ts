@@ -6,6 +6,7 @@ import type { LlmClient } from '../llm/index.ts';
 import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
 import type { Sandbox } from '../sandbox/Sandbox.ts';
 import type { DependencySources } from '../sources/deps/acquireDependencies.ts';
+import type { AskedSource } from '../sources/sourceOrigin.ts';
 import type { ModeChoice } from './chooseSandboxMode.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 
@@ -37,6 +38,11 @@ export interface PortServices {
   outDir: string;
   /** Where sources are acquired (RVPORT_HOME/sources). */
   sourcesDir: string;
+  /**
+   * The SOURCE the port was asked for and its fetch rules (absent: the command line, public
+   * addresses only). A state naming another SOURCE than `source` acquires it as origin `state`.
+   */
+  sourceFetch?: AskedSource;
   buildLog: string;
   sandbox: SandboxProvider;
   /** The riscv64 Contents index, or null when it cannot be had (then the alias table only). */

@@ -40,6 +40,13 @@ export function createPortServices(
     ...(dependencySources ? { dependencySources } : {}),
     outDir,
     sourcesDir: join(home, 'sources'),
+    sourceFetch: {
+      source: request.source,
+      rules: {
+        origin: request.sourceOrigin ?? 'command-line',
+        allowPrivateAddresses: !!request.allowPrivateAddresses,
+      },
+    },
     buildLog: join(outDir, 'build.log'),
     sandbox: context.sandbox.provider,
     ...context.sandbox.seams,

@@ -25,6 +25,7 @@ import { SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
 import { acquireSource } from '../sources/acquireSource.ts';
 import { headTree } from '../sources/git.ts';
 import { parseSource } from '../sources/parseSource.ts';
+import { type AskedSource, fetchRulesFor } from '../sources/sourceOrigin.ts';
 import { inspectFileIn } from '../verify/inspectFile.ts';
 import { type ArtifactComparison, artifactsMatch, compareArtifact } from './compareArtifacts.ts';
 import { ReplayError } from './ReplayError.ts';
@@ -46,6 +47,11 @@ export interface ReplayRequest {
   timeoutMs?: number;
   signal?: AbortSignal;
   progress?: (message: string) => void;
+  /**
+   * The SOURCE the caller asked for and its fetch rules. A state naming another SOURCE (or any,
+   * when absent: `rvport replay` reads state.json from a folder) is acquired as origin `state`.
+   */
+  sourceFetch?: AskedSource;
 }
 
 export interface ReplayResult {
@@ -111,6 +117,10 @@ export async function replayPort(request: ReplayRequest): Promise<ReplayResult> 
   const acquired = await acquireSource(parseSource(state.source.spec), {
     workDir: join(home, 'sources'),
     suite,
+    fetch: fetchRulesFor(
+      state.source.spec,
+      request.sourceFetch ?? { rules: { origin: 'state', allowPrivateAddresses: false } },
+    ),
     ...(request.signal ? { signal: request.signal } : {}),
     log: progress,
   });

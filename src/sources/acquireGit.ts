@@ -1,12 +1,18 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Acquired } from './acquireSource.ts';
-import { fetchSubmodules, type TopSource } from './fetchSubmodules.ts';
+import { fetchSubmodules, type TopSource, transportOf } from './fetchSubmodules.ts';
 import { git, headCommit } from './git.ts';
+import { pinnedFetchConfig } from './pinnedFetchConfig.ts';
+import { publicAddresses } from './publicAddress.ts';
+import { SourceError } from './SourceError.ts';
+import { DEFAULT_FETCH_RULES, type FetchRules, fetchPolicy, isTrustedOrigin } from './sourceOrigin.ts';
 
 export interface StepOptions {
   signal?: AbortSignal;
   log?: (line: string) => void;
+  /** Who chose the source and what its fetches may reach (default: the command line, public addresses). */
+  fetch?: FetchRules;
 }
 
 /**
@@ -16,13 +22,17 @@ export interface StepOptions {
  * tree (builds may run `git describe`).
  */
 export async function acquireGit(url: string, tree: string, options: StepOptions): Promise<Acquired> {
+  const rules = options.fetch ?? DEFAULT_FETCH_RULES;
+  const fetchConfig = await cloneFetchConfig(url, rules);
   options.log?.(`cloning ${url}`);
   await git(['clone', '--quiet', '--no-recurse-submodules', '--template=', '--', url, tree], {
     signal: options.signal,
     config: [
       'protocol.allow=never',
       ...['https', 'http', 'ssh', 'git', 'file'].map((p) => `protocol.${p}.allow=always`),
+      ...fetchConfig,
     ],
+    keyless: !isTrustedOrigin(rules.origin),
   });
   const gitDir = join(tree, '.git');
   const commit = await headCommit(gitDir, options);
@@ -31,4 +41,29 @@ export async function acquireGit(url: string, tree: string, options: StepOptions
     : { kind: 'remote', url };
   const { submodules, warnings } = await fetchSubmodules(tree, top, options);
   return { commit, gitDir, submodules, tarballSha256: null, debian: null, warnings };
+}
+
+const ORIGIN_NAMES: Record<FetchRules['origin'], string> = {
+  'command-line': 'the command line',
+  queue: 'a queue job',
+  state: "a port's saved state (a resumed or replayed port)",
+  cache: 'a recipe-cache entry',
+};
+
+/**
+ * What the clone of the SOURCE `url` may reach: an ssh URL only when a person gave it (ssh logs
+ * in with the host user's keys and agent); a web URL's addresses checked and pinned (and no
+ * redirect unless a person chose the URL); a git:// host checked. Throws `SourceError`.
+ */
+async function cloneFetchConfig(url: string, rules: FetchRules): Promise<string[]> {
+  const transport = transportOf(url);
+  if (transport.kind === 'ssh' && !isTrustedOrigin(rules.origin)) {
+    throw new SourceError(
+      `the ssh SOURCE ${url} came from ${ORIGIN_NAMES[rules.origin]}: rvport logs in with this machine's ssh keys only for a SOURCE given on the command line (give an https:// URL)`,
+      'untrusted-origin',
+    );
+  }
+  if (transport.kind === 'web') return pinnedFetchConfig([url], fetchPolicy(rules, true));
+  if (transport.kind === 'git' && !rules.allowPrivateAddresses) await publicAddresses(transport.host, url);
+  return [];
 }

@@ -140,6 +140,8 @@ describe('acquireSource with tarballs', () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => server.close());
+  // the server is on loopback: the user's own --allow-private-addresses
+  const lan = { fetch: { origin: 'command-line' as const, allowPrivateAddresses: true } };
 
   it('unpacks a tarball, dropping the single top folder', async () => {
     const src = await acquireSource(parseSource(join(root, 'pkg-1.0.tar.gz')), {
@@ -164,11 +166,15 @@ describe('acquireSource with tarballs', () => {
   it('downloads a tarball URL', async () => {
     const src = await acquireSource(parseSource(`${base}/dl/pkg-1.0.tar.gz`), {
       workDir: join(root, 'work-url'),
+      ...lan,
     });
     expect(src).toMatchObject({ kind: 'tarball-url', name: 'pkg' });
     expect(existsSync(join(src.dir, 'configure.ac'))).toBe(true);
     await expect(
-      acquireSource(parseSource(`${base}/dl/missing-1.0.tar.gz`), { workDir: join(root, 'work-url') }),
+      acquireSource(parseSource(`${base}/dl/missing-1.0.tar.gz`), {
+        workDir: join(root, 'work-url'),
+        ...lan,
+      }),
     ).rejects.toThrow(/HTTP 404/);
   });
 
@@ -182,9 +188,9 @@ describe('acquireSource with tarballs', () => {
     writeFileSync(join(forged, '.git', 'source.json'), JSON.stringify(lie));
     sh('tar -czf forged-1.0.tar.gz forged-1.0');
     const work = join(root, 'work-forged');
-    const first = await acquireSource(parseSource(url), { workDir: work });
+    const first = await acquireSource(parseSource(url), { workDir: work, ...lan });
     expect(first.dir).toBe(join(work, 'forged'));
-    const again = await acquireSource(parseSource(url), { workDir: work });
+    const again = await acquireSource(parseSource(url), { workDir: work, ...lan });
     expect(again).toEqual(first); // the record rvport wrote, not the shipped one
     // a record that names another folder is not believed either
     writeFileSync(

@@ -9,6 +9,7 @@ import { acquireGit } from './acquireGit.ts';
 import { acquireTarballFile, downloadTarball } from './acquireTarball.ts';
 import { rereadBuildDepends } from './keepDebianPackaging.ts';
 import type { SourceSpec } from './parseSource.ts';
+import type { FetchRules } from './sourceOrigin.ts';
 import type { TarballLimits } from './tar/extractTarball.ts';
 
 export interface AcquireOptions {
@@ -30,6 +31,8 @@ export interface AcquireOptions {
   /** Unpacking limits for tarballs (defaults MAX_TARBALL_BYTES, MAX_TARBALL_ENTRIES). */
   tarballLimits?: Partial<TarballLimits>;
   log?: (line: string) => void;
+  /** Who chose the SOURCE and what its fetches may reach (default: the command line, public addresses only). */
+  fetch?: FetchRules;
 }
 
 export type Acquired = Omit<AcquiredSource, 'name' | 'dir' | 'kind' | 'origin' | 'acquiredAt'>;
@@ -98,17 +101,17 @@ async function acquireInto(
   staging: string,
   options: AcquireOptions,
 ): Promise<Acquired> {
-  const { signal, log } = options;
+  const { signal, log, fetch } = options;
   const limits = options.tarballLimits;
   switch (spec.kind) {
     case 'git':
-      return acquireGit(spec.url, tree, { signal, log });
+      return acquireGit(spec.url, tree, { signal, log, fetch });
     case 'directory':
-      return acquireDirectory(spec.path, tree, gitDir, { signal, log });
+      return acquireDirectory(spec.path, tree, gitDir, { signal, log, fetch });
     case 'tarball':
       return acquireTarballFile(spec.path, tree, gitDir, staging, { signal, log, limits });
     case 'tarball-url': {
-      const file = await downloadTarball(spec.url, staging, { signal, log });
+      const file = await downloadTarball(spec.url, staging, { signal, log, fetch });
       return acquireTarballFile(file, tree, gitDir, staging, { signal, log, limits });
     }
     case 'debian':

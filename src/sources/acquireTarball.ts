@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { basename, join, posix } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { StepOptions } from './acquireGit.ts';
 import type { Acquired } from './acquireSource.ts';
 import { commitTree } from './commitTree.ts';
+import { confinedGet } from './confinedGet.ts';
 import { SourceError } from './SourceError.ts';
 import { type ExtractOptions, extractTarball } from './tar/extractTarball.ts';
 
@@ -59,22 +59,17 @@ export function gitEntryWarnings(entries: readonly string[]): string[] {
   ];
 }
 
-/** Downloads a tarball URL into `dir` and returns the file's path. */
+/**
+ * Downloads a tarball URL into `dir` and returns the file's path. Every hop (redirects
+ * included) reaches public addresses only, unless the user allowed private ones (`confinedGet`).
+ */
 export async function downloadTarball(url: string, dir: string, options: StepOptions): Promise<string> {
   options.log?.(`downloading ${url}`);
   const timeout = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  let response: Response;
-  try {
-    response = await fetch(url, { redirect: 'follow', signal });
-  } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    throw new SourceError(`cannot download ${url}${cause || `: ${String(error)}`}`, 'acquire');
-  }
-  if (!response.ok || !response.body) {
-    throw new SourceError(`cannot download ${url}: HTTP ${response.status}`, 'acquire');
-  }
-  const name = posix.basename(new URL(response.url || url).pathname) || 'source.tar';
+  const allowPrivateAddresses = options.fetch?.allowPrivateAddresses ?? false;
+  const { response, url: final } = await confinedGet(url, { allowPrivateAddresses, signal });
+  const name = posix.basename(new URL(final).pathname) || 'source.tar';
   const file = join(dir, name.replace(/[^A-Za-z0-9._+-]/g, '_'));
   let bytes = 0;
   const limit = new Transform({
@@ -88,6 +83,6 @@ export async function downloadTarball(url: string, dir: string, options: StepOpt
       );
     },
   });
-  await pipeline(Readable.fromWeb(response.body as WebReadableStream), limit, createWriteStream(file));
+  await pipeline(response, limit, createWriteStream(file));
   return file;
 }

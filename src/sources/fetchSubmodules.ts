@@ -3,6 +3,10 @@ import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StepOptions } from './acquireGit.ts';
 import { git } from './git.ts';
+import { pinnedFetchConfig } from './pinnedFetchConfig.ts';
+import { publicAddresses } from './publicAddress.ts';
+import { isSourceError } from './SourceError.ts';
+import { DEFAULT_FETCH_RULES, type FetchRules, fetchPolicy, isTrustedOrigin } from './sourceOrigin.ts';
 
 /** Nested submodules deeper than this are not fetched. */
 export const MAX_SUBMODULE_DEPTH = 8;
@@ -115,6 +119,27 @@ async function configList(args: string[], cwd: string, options: StepOptions): Pr
   }
 }
 
+/**
+ * The `-c` settings that fetch one allowed submodule URL: a web URL's addresses checked and
+ * pinned, redirects off (nobody chose this URL); a git:// URL's host checked (git's own
+ * transport takes no pinned address). A refusal names the URL and the address.
+ */
+async function submoduleFetchConfig(
+  url: string,
+  rules: FetchRules,
+): Promise<{ config: string[] } | { refused: string }> {
+  const transport = transportOf(url);
+  try {
+    if (transport.kind === 'web')
+      return { config: await pinnedFetchConfig([url], fetchPolicy(rules, false)) };
+    if (transport.kind === 'git' && !rules.allowPrivateAddresses) await publicAddresses(transport.host, url);
+    return { config: [] };
+  } catch (error) {
+    if (!isSourceError(error)) throw error;
+    return { refused: error.message };
+  }
+}
+
 export interface SubmoduleResult {
   submodules: 'none' | 'fetched' | 'unreachable';
   warnings: string[];
@@ -156,10 +181,14 @@ export async function fetchSubmodules(
     await configList(['--local', '--get-regexp', '^submodule\\..*\\.url$'], tree, options),
     '.url',
   );
+  const rules = options.fetch ?? DEFAULT_FETCH_RULES;
   const allowed: string[] = [];
+  const fetchConfig = new Set<string>();
   for (const [name, url] of urls) {
     const path = paths.get(name);
-    const why = path === undefined ? 'it has no path' : submoduleRefusal(top, url);
+    const rule = path === undefined ? 'it has no path' : submoduleRefusal(top, url);
+    const fetch = rule ? null : await submoduleFetchConfig(url, rules);
+    const why = rule ?? (fetch && 'refused' in fetch ? fetch.refused : null);
     if (why || path === undefined) {
       complete = false;
       warnings.push(`submodule ${name} refused: ${why}`);
@@ -169,6 +198,7 @@ export async function fetchSubmodules(
       }).catch(() => {});
       continue;
     }
+    for (const setting of fetch && 'config' in fetch ? fetch.config : []) fetchConfig.add(setting);
     allowed.push(path);
   }
   if (allowed.length === 0) return { submodules: 'unreachable', warnings };
@@ -177,7 +207,8 @@ export async function fetchSubmodules(
     await git(['submodule', 'update', '--checkout', '--no-recommend-shallow', '--', ...allowed], {
       cwd: tree,
       signal: options.signal,
-      config: protocolConfig(top),
+      config: [...protocolConfig(top), ...fetchConfig],
+      keyless: !isTrustedOrigin(rules.origin),
     });
   } catch (error) {
     if (options.signal?.aborted) throw error;

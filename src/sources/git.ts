@@ -1,5 +1,6 @@
 import { runProcess } from '../process/runProcess.ts';
 import { SourceError } from './SourceError.ts';
+import { KEYLESS_SSH_COMMAND } from './sourceOrigin.ts';
 
 /**
  * The whole environment host git gets: a fixed list, never the caller's GIT_* variables (a
@@ -88,16 +89,20 @@ export interface GitOptions {
   input?: string;
   /** More `-c` settings for this command (placed before the safe ones, which win: a later -c overrides an earlier one). */
   config?: readonly string[];
+  /** A source from an untrusted origin: no ssh agent, an ssh that offers no key. */
+  keyless?: boolean;
 }
 
 /** The environment of a host git process: the fixed list plus rvport's own additions. */
-export function gitEnvironment(extra: Record<string, string> = {}): Record<string, string> {
+export function gitEnvironment(extra: Record<string, string> = {}, keyless = false): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of PASSED_ENV) {
     const value = process.env[name];
-    if (value !== undefined) env[name] = value;
+    if (value !== undefined && !(keyless && name === 'SSH_AUTH_SOCK')) env[name] = value;
   }
-  return { ...env, ...GIT_ENV, ...extra };
+  // GIT_SSH_COMMAND ranks above core.sshCommand
+  const ssh: Record<string, string> = keyless ? { GIT_SSH_COMMAND: KEYLESS_SSH_COMMAND } : {};
+  return { ...env, ...GIT_ENV, ...ssh, ...extra };
 }
 
 /** Runs host git with an argv (never a shell) and returns stdout; failures become `SourceError`. */
@@ -115,7 +120,7 @@ export async function git(args: readonly string[], options: GitOptions = {}): Pr
       ...args,
     ],
     cwd: options.cwd ?? options.workTree,
-    env: gitEnvironment(options.env),
+    env: gitEnvironment(options.env, options.keyless),
     clearEnv: true,
     timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS,
     signal: options.signal,

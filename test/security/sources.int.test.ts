@@ -250,8 +250,10 @@ describe('submodules', () => {
       'third_party/secret': `file://${secret}`,
       'third_party/ext': `ext::sh -c touch% ${join(canaries, 'ext')}`,
     });
+    // the daemon is on loopback: the user's own flag (hostFetch.int.test.ts refuses it without)
     const src = await acquireSource(parseSource(`git://127.0.0.1:${port}/remote-top`), {
       workDir: join(root, 'work-sub-remote'),
+      fetch: { origin: 'command-line', allowPrivateAddresses: true },
     });
     expect(src.kind).toBe('git');
     expect(src.submodules).toBe('unreachable');

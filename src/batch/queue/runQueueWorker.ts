@@ -7,7 +7,7 @@ import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import type { ValidBatchEntry } from '../BatchEntry.ts';
 import { childPortRunner, DEFAULT_INTERRUPT_GRACE_MS } from '../childPortRunner.ts';
 import { failedResult } from '../EntryResult.ts';
-import { portFlags } from '../portFlags.ts';
+import { fetchFlags, portFlags } from '../portFlags.ts';
 import { checkPortJob } from './checkPortJob.ts';
 import {
   type PortJob,
@@ -43,6 +43,8 @@ export interface QueueWorkerOptions {
   command?: readonly string[];
   /** Take jobs whose SOURCE is a path on this machine (folder, tarball, file:// URL). */
   allowLocalSources?: boolean;
+  /** `--allow-private-addresses`: the operator's, never a job's. */
+  allowPrivateAddresses?: boolean;
 }
 
 /**
@@ -88,7 +90,11 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ que
     options.onEvent({ type: 'started', job: jobId, name: entry.name, try: job.attemptsMade + 1 });
     const runner = childPortRunner({
       out: options.out,
-      portFlags: portFlags(data.settings),
+      // a job's SOURCE is the queue's, not a person's: no ssh keys, no redirects
+      portFlags: [
+        ...portFlags(data.settings),
+        ...fetchFlags({ queued: true, allowPrivateAddresses: !!options.allowPrivateAddresses }),
+      ],
       worker: id,
       ...(data.timeoutMs !== undefined ? { timeoutMs: data.timeoutMs } : {}),
       ...(options.env ? { env: options.env } : {}),

@@ -20,6 +20,7 @@ import {
   parseSource,
   type SourceSpec,
 } from '../../sources/index.ts';
+import { ALLOW_PRIVATE_ADDRESSES_HELP } from '../allowPrivateAddresses.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { UsageError } from '../UsageError.ts';
@@ -30,6 +31,7 @@ interface AnalyzeOptions {
   suite?: string;
   contents?: boolean;
   refresh?: boolean;
+  allowPrivateAddresses?: boolean;
 }
 
 /** Findings printed in the human-readable output (the JSON has them all). */
@@ -45,6 +47,7 @@ export function registerAnalyzeCommand(program: Command, ctx: CliContext): void 
     .option('--suite <suite>', 'Debian suite for debian: sources and package names', undefined)
     .option('--no-contents', "resolve dependencies without downloading Debian's Contents index")
     .option('--refresh', 'fetch the source again even if it was fetched before')
+    .option('--allow-private-addresses', ALLOW_PRIVATE_ADDRESSES_HELP)
     .action(async (source: string, options: AnalyzeOptions) => {
       let spec: SourceSpec;
       try {
@@ -68,6 +71,7 @@ export function registerAnalyzeCommand(program: Command, ctx: CliContext): void 
             suite,
             aptDir: join(home, 'debian-apt', suite),
             signal: ctx.signal,
+            fetch: { origin: 'command-line', allowPrivateAddresses: !!options.allowPrivateAddresses },
             log,
           });
         } catch (error) {

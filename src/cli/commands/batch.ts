@@ -5,7 +5,7 @@ import { BatchStateError, BatchStore } from '../../batch/BatchStore.ts';
 import { childPortRunner } from '../../batch/childPortRunner.ts';
 import type { PortRunner } from '../../batch/PortRunner.ts';
 import { parseBatchList } from '../../batch/parseBatchList.ts';
-import { type PortSettings, portFlags } from '../../batch/portFlags.ts';
+import { fetchFlags, type PortSettings, portFlags } from '../../batch/portFlags.ts';
 import { QUEUE_URL_ENV } from '../../batch/queue/queueConnection.ts';
 import { openQueuePortRunner, type QueuePortRunner } from '../../batch/queue/queuePortRunner.ts';
 import { runBatch } from '../../batch/runBatch.ts';
@@ -13,6 +13,7 @@ import { SUMMARY_FILE, writeBatchReport } from '../../batch/writeBatchReport.ts'
 import type { RequestedMode } from '../../port/chooseSandboxMode.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
+import { ALLOW_PRIVATE_ADDRESSES_HELP } from '../allowPrivateAddresses.ts';
 import { BatchProgress } from '../BatchProgress.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
@@ -34,6 +35,7 @@ interface BatchOptions {
   offline?: boolean;
   costCap?: number;
   differential?: boolean;
+  allowPrivateAddresses?: boolean;
   json?: boolean;
 }
 
@@ -66,6 +68,10 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
     .option('--offline', 'no LLM calls in the ports even if a provider is configured')
     .option('--cost-cap <usd>', 'LLM cost limit of each port in dollars', nonNegative)
     .option('--differential', 'differential tests against x86_64 in every port (port --differential)')
+    .option(
+      '--allow-private-addresses',
+      `${ALLOW_PRIVATE_ADDRESSES_HELP} (a local batch; with --queue, the worker's choice)`,
+    )
     .option('--json', 'totals and results as JSON on stdout')
     .action(async (list: string, opts: BatchOptions) => {
       if (opts.queue && opts.workers !== undefined) {
@@ -73,6 +79,10 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
           '--workers is for a local batch; with --queue, run `rvport worker --concurrency N`',
         );
       }
+      if (opts.queue && opts.allowPrivateAddresses)
+        throw new UsageError(
+          "--allow-private-addresses is each worker's own choice with --queue: rvport worker --allow-private-addresses",
+        );
       const queueUrl = opts.queue === true ? process.env[QUEUE_URL_ENV] : opts.queue;
       if (opts.queue === true && !queueUrl)
         throw new UsageError(`--queue without a URL needs $${QUEUE_URL_ENV}`);
@@ -143,7 +153,10 @@ async function runBatchCommand(
   } else {
     runner = childPortRunner({
       out,
-      portFlags: portFlags(settings),
+      portFlags: [
+        ...portFlags(settings),
+        ...fetchFlags({ queued: false, allowPrivateAddresses: !!opts.allowPrivateAddresses }),
+      ],
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
   }

@@ -5,6 +5,8 @@ import type { RequestedMode } from '../../port/chooseSandboxMode.ts';
 import { runPort } from '../../port/runPort.ts';
 import { isSandboxError } from '../../sandbox/errors.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
+import type { SourceOrigin } from '../../sources/sourceOrigin.ts';
+import { ALLOW_PRIVATE_ADDRESSES_HELP } from '../allowPrivateAddresses.ts';
 import type { CliContext } from '../CliContext.ts';
 import { describePortResult, lastErrorJson } from '../describePortResult.ts';
 import { ExitCode } from '../exitCodes.ts';
@@ -31,6 +33,8 @@ interface PortOptions {
   differential?: boolean;
   replay?: boolean;
   target?: string;
+  allowPrivateAddresses?: boolean;
+  sourceOrigin?: SourceOrigin;
 }
 
 export function registerPortCommand(program: Command, ctx: CliContext): void {
@@ -69,6 +73,9 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
       'build on a riscv64 machine over SSH: ssh://user@host[:port] or a name from rvport target add',
     )
     .option('--json', 'machine-readable result on stdout')
+    .option('--allow-private-addresses', ALLOW_PRIVATE_ADDRESSES_HELP)
+    // set by rvport worker for a queue job's SOURCE: no ssh keys, no redirects (not for people)
+    .addOption(new Option('--source-origin <origin>').choices(['command-line', 'queue']).hideHelp())
     .option(
       '--go-proxy <url>',
       'fetch Go modules from this module proxy, checked against go.sum (default: $RVPORT_GOPROXY)',
@@ -86,6 +93,8 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
         const result = await runPort(
           {
             source,
+            ...(opts.sourceOrigin ? { sourceOrigin: opts.sourceOrigin } : {}),
+            ...(opts.allowPrivateAddresses ? { allowPrivateAddresses: true } : {}),
             maxAttempts: opts.maxAttempts,
             force: !!opts.force,
             optimize: !!opts.optimize,

@@ -4,12 +4,14 @@ import { replayPort } from '../../replay/replayPort.ts';
 import { SandboxError } from '../../sandbox/errors.ts';
 import { SANDBOX_MODES, type SandboxMode } from '../../sandbox/Sandbox.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
+import { ALLOW_PRIVATE_ADDRESSES_HELP } from '../allowPrivateAddresses.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { UsageError } from '../UsageError.ts';
 
 interface ReplayOptions {
   mode?: string;
+  allowPrivateAddresses?: boolean;
   json?: boolean;
 }
 
@@ -21,6 +23,7 @@ export function registerReplayCommand(program: Command, ctx: CliContext): void {
     )
     .argument('<dir>', 'the OUT/NAME folder of a port (state.json, build.sh, packages.txt, patches/)')
     .option('--mode <mode>', `sandbox mode (${SANDBOX_MODES.join(', ')}; default: the port's)`)
+    .option('--allow-private-addresses', ALLOW_PRIVATE_ADDRESSES_HELP)
     .option('--json', 'machine-readable result on stdout')
     .action(async (dir: string, options: ReplayOptions) => {
       if (options.mode !== undefined && !SANDBOX_MODES.includes(options.mode as SandboxMode))
@@ -32,6 +35,8 @@ export function registerReplayCommand(program: Command, ctx: CliContext): void {
           ...(options.mode ? { mode: options.mode as SandboxMode } : {}),
           signal: ctx.signal,
           progress: (message) => ctx.err(`rvport: ${message}\n`),
+          // state.json is read from a folder: its SOURCE is not one a person typed
+          sourceFetch: { rules: { origin: 'state', allowPrivateAddresses: !!options.allowPrivateAddresses } },
         });
       } catch (error) {
         if (isReplayError(error)) throw new UsageError(`replay: ${error.message}`);

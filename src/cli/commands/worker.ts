@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { QUEUE_URL_ENV } from '../../batch/queue/queueConnection.ts';
 import { runQueueWorker } from '../../batch/queue/runQueueWorker.ts';
 import { describeWorkerEvent } from '../../batch/queue/WorkerEvent.ts';
+import { ALLOW_PRIVATE_ADDRESSES_HELP } from '../allowPrivateAddresses.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { positiveInt } from '../numberOptions.ts';
@@ -28,6 +29,7 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
       '--allow-local-sources',
       'also take jobs whose SOURCE is a path on this machine (folder, tarball, file:// URL)',
     )
+    .option('--allow-private-addresses', ALLOW_PRIVATE_ADDRESSES_HELP)
     .option('--json', 'one JSON object a line on stdout per job event')
     .action(
       async (opts: {
@@ -36,6 +38,7 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
         out: string;
         lockSeconds: number;
         allowLocalSources?: boolean;
+        allowPrivateAddresses?: boolean;
         json?: boolean;
       }) => {
         const url = opts.queue ?? process.env[QUEUE_URL_ENV];
@@ -48,6 +51,7 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
             out: resolve(opts.out),
             lockMs: opts.lockSeconds * 1000,
             allowLocalSources: !!opts.allowLocalSources,
+            allowPrivateAddresses: !!opts.allowPrivateAddresses,
             signal: ctx.signal,
             onEvent: (event) =>
               opts.json

@@ -66,7 +66,11 @@ describe('the init node', () => {
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/dl/gone-1.0.tar.gz`;
       const state = portState({ source: { spec: url, name: 'gone' } });
-      const update = await runPortNode(initNode, state, fakePortServices(new FakeSandbox()));
+      const services = fakePortServices(new FakeSandbox(), {
+        // the server is on loopback: the user's own --allow-private-addresses
+        sourceFetch: { source: url, rules: { origin: 'command-line', allowPrivateAddresses: true } },
+      });
+      const update = await runPortNode(initNode, state, services);
       expect(update.buildStatus).toBe('FAILED');
       expect(update.errors?.[0]).toMatchObject({ category: 'SOURCE_UNAVAILABLE', severity: 'critical' });
       expect(update.errors?.[0]?.message).toMatch(/HTTP 404/);

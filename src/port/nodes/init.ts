@@ -7,6 +7,7 @@ import { acquireDependencies } from '../../sources/deps/acquireDependencies.ts';
 import { headTree } from '../../sources/git.ts';
 import { parseSource } from '../../sources/parseSource.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
+import { DEFAULT_FETCH_RULES, fetchRulesFor } from '../../sources/sourceOrigin.ts';
 import { debianKnowledge } from '../debianKnowledge.ts';
 import { debianSourceHint } from '../debianSourceHint.ts';
 import { PortNode } from '../nodeNames.ts';
@@ -60,6 +61,10 @@ export const initNode = FunctionNode<PortState>({
         workDir: svc.sourcesDir,
         reuse: !state.options.force,
         signal: ctx.signal,
+        fetch: fetchRulesFor(
+          state.source.spec,
+          svc.sourceFetch ?? { source: state.source.spec, rules: DEFAULT_FETCH_RULES },
+        ),
         suite: svc.suite,
         ...(svc.mirror ? { mirror: svc.mirror } : {}),
         log: (line) => svc.progress({ type: 'note', message: line }),

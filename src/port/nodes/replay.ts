@@ -79,6 +79,7 @@ export const replayNode = FunctionNode<PortState>({
             // a port built on a --target machine replays here, in the mode replayPort chooses
             ...(state.options.mode === 'native' ? {} : { mode: state.options.mode }),
             suite: svc.suite,
+            ...(svc.sourceFetch ? { sourceFetch: svc.sourceFetch } : {}),
             env: { ...process.env, RVPORT_HOME: svc.home },
             signal: ctx.signal,
             progress: (message) => svc.progress({ type: 'note', message: `replay: ${message}` }),
