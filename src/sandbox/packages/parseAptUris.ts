@@ -62,3 +62,15 @@ export function isAllowedUri(uri: string, allowedPrefixes: readonly string[]): b
 export function archivePrefixes(mirror: string | undefined): string[] {
   return [mirror, debianMirror() ?? undefined].filter((m): m is string => Boolean(m));
 }
+
+/**
+ * The archive the host fetches a sandbox's packages from: `RVPORT_DEBIAN_MIRROR` when set, else
+ * the mirror the image (and so its lists) came from, else the host apt's own.
+ */
+export function downloadMirror(
+  imageMirror: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  if (env.RVPORT_DEBIAN_MIRROR) return env.RVPORT_DEBIAN_MIRROR;
+  return imageMirror ?? debianMirror(env) ?? undefined;
+}
