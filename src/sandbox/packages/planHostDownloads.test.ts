@@ -92,7 +92,7 @@ describe('planHostDownloads', () => {
         mirror: MIRROR,
         limits,
       }),
-    ).toThrow(/named 2 packages; at most 1 per install/);
+    ).toThrow(/2 packages to fetch; at most 1 per install/);
     expect(() =>
       planHostDownloads({
         selections: [pick(dev), pick(lib)],

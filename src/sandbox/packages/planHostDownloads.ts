@@ -9,6 +9,7 @@ import { type AptDownload, isAllowedUri } from './parseAptUris.ts';
 export const MAX_INSTALL_PACKAGES = 2000;
 /** At most this many bytes of packages per install. */
 export const MAX_INSTALL_BYTES = 4 * 1024 ** 3;
+const DOWNLOAD_LIMITS = { packages: MAX_INSTALL_PACKAGES, bytes: MAX_INSTALL_BYTES };
 
 export interface HostDownloadRequest {
   /** What apt in the sandbox says it would fetch: which package versions, nothing more. */
@@ -30,20 +31,27 @@ export interface HostDownloadRequest {
  * pool, or when the count or total size is above the limits.
  */
 export function planHostDownloads(request: HostDownloadRequest): AptDownload[] {
-  const limits = request.limits ?? { packages: MAX_INSTALL_PACKAGES, bytes: MAX_INSTALL_BYTES };
   const selections = unique(request.selections);
-  if (selections.length > limits.packages)
-    throw refused(
-      `apt in the sandbox named ${selections.length} packages; at most ${limits.packages} per install`,
-    );
+  assertCount(selections.length, request.limits);
   const wanted = dependencyClosure(request.requested.map(packageName), request.index);
   const entries = selections.map((s) => lookUp(s, request.index, wanted));
-  const total = entries.reduce((sum, e) => sum + e.size, 0);
-  if (total > limits.bytes)
-    throw refused(
-      `the packages apt in the sandbox named come to ${total} bytes; at most ${limits.bytes} per install`,
-    );
+  assertBytes(
+    entries.reduce((sum, e) => sum + e.size, 0),
+    request.limits,
+  );
   return entries.map((entry) => download(entry, request.mirror));
+}
+
+/** Refuses more packages than one install may fetch. */
+export function assertCount(count: number, limits = DOWNLOAD_LIMITS): void {
+  if (count > limits.packages)
+    throw refused(`${count} packages to fetch; at most ${limits.packages} per install`);
+}
+
+/** Refuses more bytes than one install may fetch. */
+export function assertBytes(total: number, limits = DOWNLOAD_LIMITS): void {
+  if (total > limits.bytes)
+    throw refused(`the packages to fetch come to ${total} bytes; at most ${limits.bytes} per install`);
 }
 
 /** The index's entry for one selection, or why not. */
