@@ -10,9 +10,10 @@ import { type CgroupPlacement, createCgroupPlacement } from '../limits/cgroupLim
 import { resolveLimits } from '../limits/SandboxLimits.ts';
 import { watchDisk } from '../limits/watchDisk.ts';
 import { checkInstallRequest } from '../packages/checkInstallRequest.ts';
-import { DebDownloadError, downloadDebs } from '../packages/downloadDebs.ts';
+import { DebDownloadError } from '../packages/downloadDebs.ts';
+import { hostResolvedDebs } from '../packages/hostResolvedDebs.ts';
 import { APT_FRONTEND_DIR } from '../packages/nativeApt.ts';
-import { archivePrefixes, parseAptUris } from '../packages/parseAptUris.ts';
+import { downloadMirror } from '../packages/parseAptUris.ts';
 import { removeTree } from '../removeTree.ts';
 import {
   SANDBOX_WORKSPACE,
@@ -50,6 +51,11 @@ const HOST_ENV: Readonly<Record<string, string>> = {
   PATH: '/usr/sbin:/usr/bin:/sbin:/bin',
   LANG: 'C.UTF-8',
 };
+
+/** What a 404 from the archive means for an instance, and the way to fresh lists. */
+const STALE_LISTS =
+  "the image's package lists are older than the archive: provision the images again (rvport sandbox destroy, then rvport sandbox setup)";
+const isStale = (error: unknown) => error instanceof DebDownloadError && error.code === 'missing';
 
 /** Default retained output per stream. */
 export const DEFAULT_OUTPUT_CAP_BYTES = 256 * 1024;
@@ -185,9 +191,10 @@ export class ChrootSandbox implements Sandbox {
   }
 
   /**
-   * Packages come in without giving the sandbox the network: apt inside says which files it needs
-   * (from the image's signed lists, offline), rvport fetches exactly those from the Debian archive
-   * (pool paths only, sizes and SHA-256 checked), and apt installs them inside, still offline.
+   * Packages come in without giving the sandbox the network: apt inside says which package
+   * versions it picked (from the image's signed lists, offline); the host looks each one up in its
+   * own reading of the image's lists and fetches what those name (hostResolvedDebs: limits, pool
+   * paths, sizes and SHA-256 from the host's index), and apt installs them inside, still offline.
    */
   async installPackages(
     packages: readonly string[],
@@ -219,13 +226,16 @@ export class ChrootSandbox implements Sandbox {
     if (listed.exitCode !== 0) return listed;
     let files: string[];
     try {
-      const downloads = parseAptUris(listed.stdout, this.archivePrefixes());
-      files = await downloadDebs(downloads, join(this.paths.debCache, 'sandbox-riscv64'), {
-        signal: options.signal,
+      files = await hostResolvedDebs({
+        aptOutput: listed.stdout,
+        requested: packages,
+        trees: this.imageTrees(),
+        mirror: downloadMirror(this.record.mirror),
+        cacheDir: join(this.paths.debCache, 'sandbox-riscv64'),
+        ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (error) {
-      const stale = error instanceof DebDownloadError && error.code === 'missing';
-      const message = `E: ${(error as Error).message}${stale ? "\nE: the sandbox's package lists are older than the archive: rvport sandbox setup --refresh-lists" : ''}\n`;
+      const message = `E: ${(error as Error).message}${isStale(error) ? `\nE: ${STALE_LISTS}` : ''}\n`;
       options.onStderr?.(Buffer.from(message));
       return { ...listed, exitCode: 100, stderr: `${listed.stderr}${message}` };
     }
@@ -303,9 +313,9 @@ export class ChrootSandbox implements Sandbox {
     return this.subordinateIds;
   }
 
-  /** Where packages may come from: the archive the image was made from and the host's own. */
-  private archivePrefixes(): string[] {
-    return archivePrefixes(this.record.mirror);
+  /** The image layers' trees, top first: their apt lists are the host's package index. */
+  private imageTrees(): string[] {
+    return this.record.lowerKeys.map((key) => realpathSync(join(this.paths.image(key), 'tree')));
   }
 
   private mounts(network: boolean, transfer = false): InstanceMounts {

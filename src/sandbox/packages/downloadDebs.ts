@@ -4,11 +4,14 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AptDownload } from './parseAptUris.ts';
 
-/** Why a download failed; `missing` (a 404) usually means the sandbox's package lists are stale. */
+/**
+ * Why a download failed; `missing` (a 404) usually means the image's package lists are stale;
+ * `refused` means the host would not fetch what the sandbox named (nothing was fetched).
+ */
 export class DebDownloadError extends Error {
   override name = 'DebDownloadError';
   constructor(
-    readonly code: 'missing' | 'mismatch' | 'network',
+    readonly code: 'missing' | 'mismatch' | 'network' | 'refused',
     message: string,
   ) {
     super(message);

@@ -1,13 +1,16 @@
-import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, posix } from 'node:path';
 import { type BinaryPackage, parseBinaryPackages } from '../../debian/parseBinaryPackages.ts';
+import { MAX_INDEX_FILE_BYTES, treeListsDir } from '../../debian/readPackageIndex.ts';
 import type { ChrootSandbox } from '../chroot/ChrootSandbox.ts';
 import { readInstalledPackages } from '../dpkgStatus.ts';
 import { imageTree } from '../imageStore.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
 import { downloadDebs } from './downloadDebs.ts';
 import { type AptDownload, isAllowedUri } from './parseAptUris.ts';
+import { assertBytes, assertCount } from './planHostDownloads.ts';
 
 /**
  * Inside the sandbox: the x86_64 apt, unpacked from the archive's amd64 packages of the rootfs's
@@ -135,6 +138,8 @@ export async function placeNativeApt(
     allowedPrefixes,
   });
   if ('refused' in plan) return plan;
+  assertCount(plan.downloads.length);
+  assertBytes(plan.downloads.reduce((sum, d) => sum + d.size, 0));
   const files = await downloadDebs(plan.downloads, join(paths.debCache, 'tools-amd64'));
   const frontend = nativeAptFrontend(architecture);
   const refused = await unpackAndCheck(instance, files, frontend);
@@ -187,19 +192,35 @@ async function unpackAndCheck(
   return undefined;
 }
 
-/** The tools tree's amd64 Packages index (as mmdebstrap left it), or why there is none. */
+/**
+ * The tools tree's amd64 Packages index (as mmdebstrap left it), or why there is none: the lists
+ * folder reached without a link, each file opened with O_NOFOLLOW, regular and of a bounded size.
+ */
 async function readAmd64Index(toolsTree: string): Promise<string | { refused: string }> {
-  const lists = join(toolsTree, 'var/lib/apt/lists');
-  const names = (await readdir(lists).catch(() => [] as string[])).filter((n) =>
-    /_binary-amd64_Packages$/.test(n),
-  );
+  const lists = await treeListsDir(toolsTree);
+  const names = lists
+    ? (await readdir(lists).catch(() => [] as string[])).filter((n) => /_binary-amd64_Packages$/.test(n))
+    : [];
   const texts: string[] = [];
   for (const name of names) {
-    const path = join(lists, name);
-    if (!(await lstat(path)).isFile()) continue;
-    texts.push(await readFile(path, 'utf8'));
+    const text = await readRegularFile(join(lists as string, name), MAX_INDEX_FILE_BYTES);
+    if (text !== undefined) texts.push(text);
   }
   return texts.length > 0 ? texts.join('\n\n') : { refused: 'the tools tree keeps no amd64 package index' };
+}
+
+/** A regular file's text (not through a link, at most `maxBytes`), or undefined when it is not one. */
+async function readRegularFile(path: string, maxBytes: number): Promise<string | undefined> {
+  const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+  if (!file) return undefined;
+  try {
+    const info = await file.stat();
+    if (!info.isFile()) return undefined;
+    if (info.size > maxBytes) throw new Error(`${path}: larger than ${maxBytes} bytes`);
+    return await file.readFile('utf8');
+  } finally {
+    await file.close();
+  }
 }
 
 const firstLine = (text: string) => text.trim().split('\n')[0] ?? '';
