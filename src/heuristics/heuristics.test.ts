@@ -733,6 +733,7 @@ describe('the registry', () => {
       ['autotools-aux-files', 'autotools-aux-files'],
       ['automake-required-file', 'autotools-aux-files'],
       ['python-module-missing', 'python-module-package'],
+      ['cxx-standard-too-old', 'raise-cxx-standard'],
     ];
     for (const [name, heuristic] of cases) {
       src('build-aux/config.guess');

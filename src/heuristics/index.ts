@@ -39,6 +39,7 @@ import { prestandardCxxHeader } from './prestandardCxxHeader.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
 import { pythonModulePackage } from './pythonModulePackage.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+import { raiseCxxStandard } from './raiseCxxStandard.ts';
 import { refreshConfigGuess } from './refreshConfigGuess.ts';
 import { serialMake } from './serialMake.ts';
 import { skipDocumentationSubdir } from './skipDocumentationSubdir.ts';
@@ -88,6 +89,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   commonSymbols,
   mcmodelMedany,
   gnulibStdioInternals,
+  // a newer C++ than the build asks for, before the headers GCC names for what it lacks
+  raiseCxxStandard,
   // the header GCC names for an undeclared name, then <cstdint> where it names none
   includeNamedHeader,
   includeCstdint,
