@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, readdir, readlink, symlink, utimes } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, readdir, readlink, rm, symlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StepOptions } from './acquireGit.ts';
 import type { Acquired } from './acquireSource.ts';
@@ -29,10 +29,44 @@ export async function acquireDirectory(
 ): Promise<Acquired> {
   const entries = await readdir(path);
   if (entries.length === 0) throw new SourceError(`${path} is an empty directory`);
-  if (entries.includes('.git')) return cloneLocal(path, tree, options);
+  if (!entries.includes('.git')) return importTree(path, tree, gitDir, options, []);
+  try {
+    return await cloneLocal(path, tree, options);
+  } catch (error) {
+    const damage = repositoryDamage(error);
+    if (!damage) throw error;
+    // a partial or damaged clone: what the user has is its working tree, and that is ported
+    await rm(tree, { recursive: true, force: true });
+    const note = `${path} is a repository git cannot clone (${damage}); porting its working tree as it is, without its history (not a commit of it)`;
+    return importTree(path, tree, gitDir, options, [note]);
+  }
+}
+
+/**
+ * git's words for a repository whose history names objects it lacks (a partial, shallow-broken
+ * or damaged clone): upload-pack stops with "aborting due to possible repository corruption".
+ */
+const DAMAGED =
+  /aborting due to possible repository corruption|unable to read [0-9a-f]{40}|did not send all necessary objects|missing (?:blob|tree|commit) [0-9a-f]{40}|bad object [0-9a-f]{40}/;
+
+/** The line of git's error that says the repository is damaged, or null for any other failure. */
+export function repositoryDamage(error: unknown): string | null {
+  const message = error instanceof Error ? error.message : '';
+  const line = message.split('\n').find((l) => DAMAGED.test(l));
+  return line ? (DAMAGED.exec(line)?.[0] ?? null) : null;
+}
+
+/** Copies a tree (without a top-level .git) and makes it one commit in rvport's own repository. */
+async function importTree(
+  path: string,
+  tree: string,
+  gitDir: string,
+  options: StepOptions,
+  warnings: string[],
+): Promise<Acquired> {
   options.log?.(`importing the plain tree ${path}`);
-  const warnings: string[] = [];
-  await copyTree(path, tree, warnings);
+  for (const w of warnings) options.log?.(w);
+  await copyTree(path, tree, warnings, new Set(['.git']));
   const { commit, listing } = await commitTree(tree, gitDir, `Import ${path}`, options);
   warnings.push(...gitEntryWarnings(listing.gitEntries));
   return { commit, gitDir, submodules: 'none', tarballSha256: null, debian: null, warnings };
@@ -80,9 +114,15 @@ async function cloneLocal(path: string, tree: string, options: StepOptions): Pro
  * verbatim), modes without setuid, setgid and sticky bits. Sockets, fifos and devices are left
  * out with a warning: they are no source and must not reach a build.
  */
-async function copyTree(from: string, to: string, warnings: string[]): Promise<void> {
+async function copyTree(
+  from: string,
+  to: string,
+  warnings: string[],
+  skip: ReadonlySet<string> = new Set(),
+): Promise<void> {
   await mkdir(to, { recursive: true });
   for (const entry of await readdir(from, { withFileTypes: true })) {
+    if (skip.has(entry.name)) continue;
     const source = join(from, entry.name);
     const target = join(to, entry.name);
     const stat = await lstat(source);

@@ -69,6 +69,24 @@ describe('acquireSource', () => {
     expect(src.warnings.join()).toMatch(/uncommitted/);
   });
 
+  it('ports the working tree of a local repository git cannot clone (history naming objects it lacks)', async () => {
+    const dir = plainTree('damaged');
+    sh(`git init -q . && git add -A -f && git ${gitId} commit -qm one`, dir);
+    writeFileSync(join(dir, 'src', 'main.c'), 'int main(void) { return 1; }\n');
+    sh(`git ${gitId} commit -qam two`, dir);
+    const lost = sh('git rev-parse HEAD~1:src/main.c', dir).trim();
+    sh(`rm -f .git/objects/${lost.slice(0, 2)}/${lost.slice(2)}`, dir);
+    writeFileSync(join(dir, 'edited.txt'), 'in the working tree only');
+    const src = await acquireSource(parseSource(dir), { workDir: join(root, 'work-damaged') });
+    expect(src.warnings.join('\n')).toMatch(
+      /damaged is a repository git cannot clone \(aborting due to possible repository corruption\); porting its working tree/,
+    );
+    expect(readFileSync(join(src.dir, 'src', 'main.c'), 'utf8')).toContain('return 1');
+    expect(existsSync(join(src.dir, 'edited.txt'))).toBe(true);
+    expect(existsSync(join(src.dir, '.git'))).toBe(false); // the broken metadata is not copied
+    expect(sh(`git --git-dir=${src.gitDir} rev-parse HEAD`).trim()).toBe(src.commit);
+  });
+
   it('clones a git URL with its submodules (local ones from inside the same repository)', async () => {
     const top = plainTree('top');
     const sub = plainTree('top/vendor-src/sub');
