@@ -58,4 +58,29 @@ describe('automake-missing-directory', () => {
     });
     expect((await automakeMissingDirectory.match(tests.ctx))?.key).toBe('sub/Makefile.am:3:sub/tests');
   });
+  it('leaves out a manual folder below doc/ that the release lacks, named from the top', async () => {
+    const t = heuristicContext(fixture('automake-missing-makefile-in'), { failure: bootstrap });
+    const match = await automakeMissingDirectory.match(t.ctx);
+    expect(match).toEqual({
+      key: 'doc/Makefile.am:1:doc/manual',
+      reason: 'the release has no doc/manual/, which doc/Makefile.am builds',
+    });
+    const outcome = await automakeMissingDirectory.apply(t.ctx, match as HeuristicMatch);
+    const src = mkdtempSync(join(tmpdir(), 'rvport-automake-'));
+    try {
+      execFileSync('mkdir', [join(src, 'doc')]);
+      writeFileSync(join(src, 'doc', 'Makefile.am'), 'SUBDIRS = manual\n');
+      writeFileSync(
+        join(src, 'configure.ac'),
+        'AC_INIT([t],[1])\nAC_CONFIG_FILES([Makefile src/Makefile doc/Makefile doc/manual/Makefile])\nAC_OUTPUT\n',
+      );
+      execFileSync('sh', ['-c', outcome.commands.join('\n')], { env: { ...process.env, RVPORT_SRC: src } });
+      expect(readFileSync(join(src, 'doc', 'Makefile.am'), 'utf8').trim()).toBe('SUBDIRS =');
+      expect(readFileSync(join(src, 'configure.ac'), 'utf8')).toMatch(
+        /AC_CONFIG_FILES\(\[Makefile src\/Makefile doc\/Makefile ?\]\)/,
+      );
+    } finally {
+      rmSync(src, { recursive: true, force: true });
+    }
+  });
 });

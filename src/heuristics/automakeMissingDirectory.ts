@@ -3,9 +3,23 @@ import { DOC_DIR } from './failingDirectory.ts';
 import { shellQuote, withoutSubdirCommand, withPrepareCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
-/** automake: `Makefile.am:19: error: required directory ./doc does not exist`. */
+/**
+ * automake: `Makefile.am:19: error: required directory ./doc does not exist`; below the top the
+ * folder is named from the top (`doc/Makefile.am:1: error: required directory doc/manual does
+ * not exist`).
+ */
 const MISSING_DIRECTORY =
-  /^([\w./+-]*Makefile\.am):(\d+): error: required directory (?:\.\/)?([\w.+-]+) does not exist/m;
+  /^([\w./+-]*Makefile\.am):(\d+): error: required directory ([\w./+-]+) does not exist/m;
+
+/** The folder automake named, from the top of the tree; null when it is not inside. */
+function namedFolder(makefileAm: string, dir: string): string | null {
+  const folder = dir.startsWith('./')
+    ? posix.join(posix.dirname(makefileAm), dir)
+    : dir.includes('/')
+      ? posix.normalize(dir)
+      : posix.join(posix.dirname(makefileAm), dir);
+  return folder.split('/').includes('..') || folder.startsWith('/') ? null : folder;
+}
 /** Folders a build can do without: documentation, examples, tests, benchmarks. */
 const OPTIONAL_DIR = /^(examples?|samples?|demos?|tests?|testsuite|benchmarks?|bench)$/;
 
@@ -24,8 +38,9 @@ export const automakeMissingDirectory: RecoveryHeuristic = {
     if (!m) return null;
     const [, makefileAm, line, dir] = m as unknown as [string, string, string, string];
     if (makefileAm.split('/').includes('..') || makefileAm.startsWith('/')) return null;
-    if (!DOC_DIR.test(`/${dir}/`) && !OPTIONAL_DIR.test(dir)) return null;
-    const folder = posix.join(posix.dirname(makefileAm), dir);
+    const folder = namedFolder(makefileAm, dir);
+    if (!folder) return null;
+    if (!DOC_DIR.test(`/${folder}/`) && !OPTIONAL_DIR.test(posix.basename(folder))) return null;
     return {
       key: `${makefileAm}:${line}:${folder}`,
       reason: `the release has no ${folder}/, which ${makefileAm} builds`,
