@@ -14,6 +14,7 @@ import {
 import { extractDependencies } from './extractDependencies.ts';
 import { type Finding, SEVERITY_RANK, type Severity } from './hazards/index.ts';
 import { type ProjectUrl, projectNames, projectUrls } from './projectUrls.ts';
+import { type RecognizedTree, recognizeTree } from './recognizeTree.ts';
 import { type RefusedLink, SourceTree } from './SourceTree.ts';
 import { scanArchitecture } from './scanArchitecture.ts';
 
@@ -26,6 +27,8 @@ export interface Analysis {
   /** Every candidate, best first. */
   buildSystems: BuildSystemCandidate[];
   plan: DefaultPlan;
+  /** For a tree of no known build system: what it is and what would build it (from its files). */
+  recognized?: RecognizedTree | null;
   dependencies: Dependency[];
   /** Which data resolved the dependencies. */
   dependencyResolution: { contents: 'used' | 'unavailable'; reason: string | null };
@@ -73,6 +76,7 @@ export function analyzeTree(root: string, options: AnalyzeTreeOptions): Analysis
     buildSystem,
     buildSystems,
     plan: defaultPlan(buildSystem),
+    recognized: buildSystem.type === 'unknown' ? recognizeTree(tree) : null,
     dependencies,
     dependencyResolution: {
       contents: contents ? 'used' : 'unavailable',

@@ -25,5 +25,6 @@ export {
 } from './detectBuildSystems.ts';
 export { extractDependencies } from './extractDependencies.ts';
 export { type Finding, type HazardRule, hazardRules, type Severity } from './hazards/index.ts';
+export { describeRecognized, type RecognizedTree, recognizeTree } from './recognizeTree.ts';
 export { type RefusedLink, SourceTree } from './SourceTree.ts';
 export { scanArchitecture } from './scanArchitecture.ts';

@@ -239,6 +239,24 @@ describe('planWithScout (LLM scout)', () => {
     expect(update.attemptCount).toBe(1);
   });
 
+  it('offline, for a tree of no known build system: the escalation says what the tree is and what builds it', async () => {
+    const made = await portStateForTree({
+      'META6.json': '{"name": "Demo::Module", "version": "1.0"}\n',
+      'lib/Demo/Module.rakumod': 'unit module Demo::Module;\n',
+    });
+    dirs.push(made.root);
+    const state = { ...made.state, packageAnalysis: deterministicAnalysis(made.state) };
+    const update = await planWithScout(state, {
+      llm: fakeLlmClient([], { offline: true }),
+      home: made.root,
+      imageId: 'x',
+    });
+    expect(update.buildStatus).toBe('ESCALATED');
+    expect(update.escalationReason).toBe(
+      'no build plan could be made without an LLM (the tree is a Raku distribution (META6.json), which zef (`zef build .`, `zef test .`) or its Build.rakumod builds; rvport has no standard plan for it)',
+    );
+  });
+
   it('plans an unknown build system when the LLM answers', async () => {
     const made = await portStateForTree({
       'build.sh': '#!/bin/sh\ncc -o foo foo.c\n',

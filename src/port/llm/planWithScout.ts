@@ -1,7 +1,9 @@
+import { describeRecognized } from '../../analysis/index.ts';
 import { type LlmClient, ROLE_PROMPT_BUDGETS } from '../../llm/index.ts';
 import { PortNode } from '../nodeNames.ts';
 import { withAudit } from '../nodes/audit.ts';
 import { makeError, recordError } from '../nodes/recordError.ts';
+import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
 import type { BuildPlan, PortState } from '../PortState.ts';
 import { planFromAnalysis } from '../planFromAnalysis.ts';
 import { replanSignatureOf } from '../replanSignatures.ts';
@@ -131,7 +133,7 @@ function withFallback(
       buildStatus: 'ESCALATED',
       escalationReason:
         why === null
-          ? 'no build plan could be made without an LLM (unknown build system)'
+          ? `no build plan could be made without an LLM (${unplannedTree(state)})`
           : `no build plan could be made: the LLM scout gave no usable plan (${why}) and the build system has no standard plan`,
       audit: withAudit(state, PortNode.scout, 'no plan'),
     };
@@ -147,4 +149,12 @@ function withFallback(
       `${fallback.buildSystem} in ${fallback.dir}${after}${why ? ` (${why})` : ''}`,
     ),
   };
+}
+
+/** What the tree is, when its files say (`the tree is a Raku distribution (META6.json), which …`). */
+function unplannedTree(state: PortState): string {
+  const recognized = scriptedOf(state)?.recognized;
+  return recognized
+    ? `${describeRecognized(recognized)}; rvport has no standard plan for it`
+    : 'unknown build system';
 }
