@@ -26,10 +26,12 @@ export async function cacheHitResult(
   outDir: string,
   name: string,
   packageWanted: boolean,
+  /** What the hit is for: `for commit …, sandbox …`. */
+  about?: string,
 ): Promise<PortResult> {
   const files = await writeCacheHitOutputs(entry, outDir);
   const verified = entry.verification.verdict === 'verified';
-  const hit = `recipe cache hit for ${name} (${entry.verification.verdict}, built ${entry.createdAt})`;
+  const hit = `recipe cache hit for ${name} (${entry.verification.verdict}, built ${entry.createdAt}${about ? `; ${about}` : ''})`;
   const base = { outDir, cacheHit: true, resumed: false, state: null };
   if (packageWanted && verified) {
     const packageError =

@@ -17,6 +17,7 @@ import type { TargetMode } from '../sandbox/Sandbox.ts';
 import { SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
 import { localHeadCommit } from '../sources/git.ts';
 import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
+import { checkCachedSource } from './cachedSourceCheck.ts';
 import { chooseSandboxMode } from './chooseSandboxMode.ts';
 import { configuredDependencySources } from './configuredDependencySources.ts';
 import { createPortServices } from './createPortServices.ts';
@@ -75,11 +76,21 @@ export async function runPort(request: PortRequest, io: PortIo): Promise<PortRes
 
   const checkpoint = await openPortCheckpoint(spec, home, request.restart, io.progress);
   const { existing, resuming } = checkpoint;
-  const cached =
+  const imageId = mode === 'native' ? SSH_TARGET_IMAGE_ID : modeImageKey(keys, mode);
+  const answer =
     request.force || resuming
       ? undefined
-      : await lookupRecipe(spec, env, mode === 'native' ? SSH_TARGET_IMAGE_ID : modeImageKey(keys, mode), io);
-  if (!request.optimize && cached) return cacheHitResult(cached, outDir, spec.name, request.package);
+      : await lookupRecipe(spec, request, { env, home, suite, imageId }, io);
+  const cached = answer?.entry;
+  if (!request.optimize && answer?.entry) {
+    return cacheHitResult(
+      answer.entry,
+      outDir,
+      spec.name,
+      request.package,
+      `${answer.about}, sandbox ${imageId}`,
+    );
+  }
 
   const images = await ensureSandboxImages({
     home,
@@ -141,7 +152,7 @@ export async function runPort(request: PortRequest, io: PortIo): Promise<PortRes
       mode: request.redoOf ? 'accelerated' : mode,
       modeReason: request.redoOf ? redoReason(request.redoOf.reason) : choice.reason,
       optimize: request.optimize,
-      force: request.force,
+      force: request.force || answer?.refetch === true,
       differential: request.differential ?? DEFAULT_DIFFERENTIAL,
       replay: request.replay === undefined ? 'auto' : request.replay ? 'on' : 'off',
     },
@@ -213,21 +224,42 @@ async function portLlm(
   });
 }
 
-/** The recipe cache's entry for this source on this image, if one answers it. */
+/**
+ * The recipe cache's entry for this source on this image, when it answers for the source as a
+ * port would build it now (cachedSourceCheck); otherwise the port runs, and says why.
+ */
 async function lookupRecipe(
   spec: SourceSpec,
-  env: NodeJS.ProcessEnv,
-  imageId: string,
+  request: PortRequest,
+  where: { env: NodeJS.ProcessEnv; home: string; suite: string; imageId: string },
   io: PortIo,
-): Promise<RecipeEntry | undefined> {
+): Promise<{ entry?: RecipeEntry; about: string; refetch: boolean } | undefined> {
   const commit = await localCommit(spec);
   const warn = (message: string) => io.progress({ type: 'note', message: `warning: ${message}` });
-  return new RecipeCache(recipeCacheDir(env)).lookup(
+  const entry = await new RecipeCache(recipeCacheDir(where.env)).lookup(
     spec.name,
-    imageId,
+    where.imageId,
     { spec: spec.raw, ...(commit ? { commit } : {}) },
     warn,
   );
+  if (!entry) return undefined;
+  const check = await checkCachedSource(entry, spec, {
+    home: where.home,
+    fetch: {
+      origin: request.sourceOrigin ?? 'command-line',
+      allowPrivateAddresses: !!request.allowPrivateAddresses,
+    },
+    suite: where.suite,
+    ...(request.mirror ? { mirror: request.mirror } : {}),
+    ...(io.signal ? { signal: io.signal } : {}),
+    log: (line) => io.progress({ type: 'note', message: line }),
+  });
+  if (check.hit) return { entry, about: `for ${check.about}`, refetch: false };
+  io.progress({
+    type: 'note',
+    message: `the recipe-cache entry of ${spec.name} is not used: ${check.why}; porting again`,
+  });
+  return { about: check.why, refetch: check.refetch };
 }
 
 /**

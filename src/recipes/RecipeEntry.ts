@@ -47,7 +47,16 @@ export const recipeEntrySchema = z.object({
   package: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.+_-]*$/),
   /** The sandbox image the recipe was proven in. */
   imageId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/),
-  source: z.object({ spec: z.string(), url: z.string().optional(), commit: z.string().optional() }),
+  source: z.object({
+    spec: z.string(),
+    url: z.string().optional(),
+    commit: z.string().optional(),
+    /** The git tree id of the source it was built from (absent in entries of older versions). */
+    tree: z
+      .string()
+      .regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/)
+      .optional(),
+  }),
   buildSystem: z.string(),
   plan: z.object({
     dir: insidePath,

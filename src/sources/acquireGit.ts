@@ -43,6 +43,27 @@ export async function acquireGit(url: string, tree: string, options: StepOptions
   return { commit, gitDir, submodules, tarballSha256: null, debian: null, warnings };
 }
 
+/**
+ * The commit a git URL's HEAD is at now (`git ls-remote`), asked with the same confinement as a
+ * clone: what a recipe-cache entry for the URL is checked against. Throws `SourceError`.
+ */
+export async function remoteHeadCommit(url: string, options: StepOptions): Promise<string> {
+  const rules = options.fetch ?? DEFAULT_FETCH_RULES;
+  const fetchConfig = await cloneFetchConfig(url, rules);
+  const listing = await git(['ls-remote', '--', url, 'HEAD'], {
+    signal: options.signal,
+    config: [
+      'protocol.allow=never',
+      ...['https', 'http', 'ssh', 'git', 'file'].map((p) => `protocol.${p}.allow=always`),
+      ...fetchConfig,
+    ],
+    keyless: !isTrustedOrigin(rules.origin),
+  });
+  const commit = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)\tHEAD$/m.exec(listing)?.[1];
+  if (!commit) throw new SourceError(`${url} names no HEAD commit`, 'acquire');
+  return commit;
+}
+
 const ORIGIN_NAMES: Record<FetchRules['origin'], string> = {
   'command-line': 'the command line',
   queue: 'a queue job',

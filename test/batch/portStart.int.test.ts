@@ -16,7 +16,7 @@ import { portRunId } from '../../src/port/portRunId.ts';
 import { RecipeCache } from '../../src/recipes/RecipeCache.ts';
 import type { RecipeEntry } from '../../src/recipes/RecipeEntry.ts';
 import { imageKeys } from '../../src/sandbox/findImages.ts';
-import { parseSource } from '../../src/sources/parseSource.ts';
+import { acquireSource, headTree, parseSource } from '../../src/sources/index.ts';
 import { runCli, startCli, waitFor } from '../helpers/rvportCli.ts';
 
 // How `rvport port` starts: checkpoint or recipe cache, --restart, --package on a cache hit.
@@ -49,12 +49,20 @@ function source(parent: string): string {
   return dir;
 }
 
+/** The git tree id of a local source as rvport takes it (what a cache entry is checked against). */
+async function treeOf(dir: string): Promise<string> {
+  const acquired = await acquireSource(parseSource(dir), {
+    workDir: join(work, 'trees', String(Math.random())),
+  });
+  return headTree(acquired.gitDir);
+}
+
 async function cacheEntry(spec: string): Promise<void> {
   const entry: RecipeEntry = {
     formatVersion: 1,
     package: 'zlib',
     imageId: image,
-    source: { spec },
+    source: { spec, tree: await treeOf(spec) },
     buildSystem: 'make',
     plan: { dir: '.', packages: [], phases: [{ name: 'build', commands: ['make'] }] },
     dependencies: [],

@@ -13,6 +13,7 @@ export function toRecipeEntry(state: PortState, recipe: string, imageId: string)
       spec: state.source.spec,
       ...(state.source.url ? { url: state.source.url } : {}),
       ...(state.source.commit ? { commit: state.source.commit } : {}),
+      ...(state.source.tree ? { tree: state.source.tree } : {}),
     },
     buildSystem: plan?.buildSystem ?? 'unknown',
     plan: {
