@@ -1,4 +1,4 @@
-import { lstat, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { rvportHome } from '../config/rvportHome.ts';
@@ -7,6 +7,7 @@ import {
   hashFileConfined,
   MAX_COPY_BYTES,
   readFileConfined,
+  readTextConfined,
   writeFileAtomic,
   writeJsonAtomic,
 } from '../fs/index.ts';
@@ -218,18 +219,22 @@ async function fetchedDependenciesIn(
   }
 }
 
+/** The largest state.json read: a port's state is KiB to a few MiB (its command log is bounded). */
+export const MAX_STATE_BYTES = 64 * 1024 * 1024;
+
 /** state.json of OUT/NAME, checked enough to replay (it is a file on disk: anything may be in it). */
 async function readState(outDir: string): Promise<PortState> {
   const file = join(outDir, 'state.json');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
+  // inside OUT/NAME only (a link out is refused), within a bound: a file anyone may have written
+  const read = readTextConfined(outDir, 'state.json', { maxBytes: MAX_STATE_BYTES });
+  if (read.text === null && read.code === 'not-found') {
     throw new ReplayError(
       `${outDir} holds no state.json: give the OUT/NAME folder of a port (a cache hit has none; port again with --force)`,
       'NO_STATE',
     );
   }
+  if (read.text === null) throw new ReplayError(`state.json is refused: ${read.reason}`, 'BAD_STATE');
+  const text = read.text;
   let state: PortState;
   try {
     state = JSON.parse(text) as PortState;

@@ -24,6 +24,12 @@ export async function instanceEvidenceLayer(
 }
 
 /**
+ * The largest evidence log read (a line per program run: a large build writes tens of MiB); a
+ * longer one is refused as evidence, and the build is redone accelerated.
+ */
+export const MAX_EVIDENCE_LOG_BYTES = 128 * 1024 * 1024;
+
+/**
  * The evidence of a finished native-userland build: the recorder's log (read through the
  * instance's x86_64 cat, which bypasses the recorder), the census of the build tree, the verdict.
  * `sources` are further host folders whose text the census reads (the source tree when it is
@@ -43,12 +49,18 @@ export async function collectUserlandEvidence(
     });
   }
   const chunks: Buffer[] = [];
+  let bytes = 0;
   const read = await box.run(['/native/usr/bin/cat', EVIDENCE_LOG], {
-    onStdout: (c) => chunks.push(c),
+    // the build could have written the log: past the bound it is no evidence (nothing more kept)
+    onStdout: (c) => {
+      bytes += c.length;
+      if (bytes <= MAX_EVIDENCE_LOG_BYTES) chunks.push(c);
+    },
     outputCapBytes: 4096,
     timeoutMs: 120_000,
   });
-  const log = read.exitCode === 0 ? readInvocationLog(Buffer.concat(chunks).toString('latin1')) : undefined;
+  const complete = read.exitCode === 0 && bytes <= MAX_EVIDENCE_LOG_BYTES;
+  const log = complete ? readInvocationLog(Buffer.concat(chunks).toString('latin1')) : undefined;
   const census = await censusBuildText(box.workspace);
   for (const source of options.sources ?? []) {
     const more = await censusBuildText(source);
