@@ -68,6 +68,14 @@ export async function collectUserlandEvidence(
     census.count += more.count;
     census.hits.push(...more.hits);
   }
-  const evidence = judgeUserlandEvidence(layer, log, census);
+  const judged = judgeUserlandEvidence(layer, log, census);
+  const evidence =
+    bytes > MAX_EVIDENCE_LOG_BYTES
+      ? {
+          ...judged,
+          accepted: false,
+          reason: `the invocation log is larger than ${MAX_EVIDENCE_LOG_BYTES / 1024 ** 2} MiB (${bytes} bytes): it is no evidence`,
+        }
+      : judged;
   return { ...evidence, evidenceSeconds: Math.round((Date.now() - started) / 100) / 10 };
 }
