@@ -91,7 +91,6 @@ export async function createSshSandbox(options: CreateSshSandboxOptions): Promis
     root,
     localDir,
     debCache,
-    images: sandboxPaths(home),
     ...(options.env ? { env: options.env } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.mirrorWorkspace ? { mirrorWorkspace: true } : {}),
