@@ -10,8 +10,9 @@ import { SandboxError } from '../errors.ts';
 import { readFileOverRun, writeFileOverRun } from '../filesOverRun.ts';
 import { resolveLimits, type SandboxLimitOverrides } from '../limits/SandboxLimits.ts';
 import { checkInstallRequest } from '../packages/checkInstallRequest.ts';
-import { DebDownloadError, downloadDebs } from '../packages/downloadDebs.ts';
-import { archivePrefixes, parseAptUris } from '../packages/parseAptUris.ts';
+import { DebDownloadError } from '../packages/downloadDebs.ts';
+import { hostResolvedDebs } from '../packages/hostResolvedDebs.ts';
+import { downloadMirror } from '../packages/parseAptUris.ts';
 import {
   SANDBOX_WORKSPACE,
   type Sandbox,
@@ -19,7 +20,9 @@ import {
   type SandboxRunResult,
   type SandboxSnapshot,
 } from '../Sandbox.ts';
+import type { SandboxPaths } from '../sandboxPaths.ts';
 import { classifySshFailure } from './classifySshFailure.ts';
+import { hostRootfsLists } from './hostRootfsLists.ts';
 import type { SshTarget } from './parseSshTarget.ts';
 import { printable } from './printable.ts';
 import {
@@ -67,6 +70,18 @@ export interface SshSandboxInit {
   mirror?: string;
   /** Where downloaded packages are kept (shared with the local sandbox). */
   debCache: string;
+  /** The host's sandbox folders: its riscv64 rootfs images' lists decide what installs fetch. */
+  images?: SandboxPaths;
+}
+
+/** What to do about a refused or failed download on an SSH target. */
+function installHint(error: unknown): string {
+  if (!(error instanceof DebDownloadError)) return '';
+  if (error.code === 'missing')
+    return "\nE: the target's package lists are older than the archive (apt-get update there)";
+  if (error.code === 'refused')
+    return "\nE: the host fetches only what its own riscv64 rootfs images' lists name: provision one of the target's suite (rvport sandbox setup --suite SUITE)";
+  return '';
 }
 
 /**
@@ -162,8 +177,8 @@ export class SshSandbox implements Sandbox {
 
   /**
    * Packages without touching the remote's system: apt there says (offline, from its own lists)
-   * which files it would fetch; rvport downloads exactly those from the Debian archive (pool
-   * paths only, sizes and hashes checked), sends them over and unpacks them with `dpkg-deb -x`
+   * which package versions it picked; the host fetches those its own riscv64 rootfs images' lists
+   * name (hostResolvedDebs: limits, pool paths, sizes and SHA-256 from the host's index), sends them over and unpacks them with `dpkg-deb -x`
    * into the workspace's prefix, which every command's search paths name first. No maintainer
    * script runs; what the remote has installed already is used as it is.
    */
@@ -189,16 +204,9 @@ export class SshSandbox implements Sandbox {
     if (listed.exitCode !== 0) return listed;
     let files: string[];
     try {
-      files = await downloadDebs(
-        parseAptUris(listed.stdout, archivePrefixes(this.init.mirror)),
-        this.init.debCache,
-        {
-          ...(options.signal ? { signal: options.signal } : {}),
-        },
-      );
+      files = await this.fetchDebs(listed.stdout, packages, options.signal);
     } catch (error) {
-      const stale = error instanceof DebDownloadError && error.code === 'missing';
-      const message = `E: ${(error as Error).message}${stale ? "\nE: the target's package lists are older than the archive (apt-get update there)" : ''}\n`;
+      const message = `E: ${(error as Error).message}${installHint(error)}\n`;
       options.onStderr?.(Buffer.from(message));
       return { ...listed, exitCode: 100, stderr: `${listed.stderr}${message}` };
     }
@@ -236,6 +244,24 @@ export class SshSandbox implements Sandbox {
       } finally {
         await rm(staged, { recursive: true, force: true });
       }
+    });
+  }
+
+  /** The packages apt on the remote picked, fetched as the host's own riscv64 lists say. */
+  private async fetchDebs(aptOutput: string, requested: readonly string[], signal?: AbortSignal) {
+    if (!this.init.images)
+      throw new DebDownloadError(
+        'refused',
+        'this workspace has no host package lists to check installs against',
+      );
+    const lists = await hostRootfsLists(this.init.images);
+    return hostResolvedDebs({
+      aptOutput,
+      requested,
+      trees: lists.trees,
+      mirror: downloadMirror(this.init.mirror ?? lists.mirror),
+      cacheDir: this.init.debCache,
+      ...(signal ? { signal } : {}),
     });
   }
 

@@ -91,6 +91,7 @@ export async function createSshSandbox(options: CreateSshSandboxOptions): Promis
     root,
     localDir,
     debCache,
+    images: sandboxPaths(home),
     ...(options.env ? { env: options.env } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.mirrorWorkspace ? { mirrorWorkspace: true } : {}),
