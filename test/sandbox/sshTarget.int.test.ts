@@ -13,6 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rvportHome } from '../../src/config/rvportHome.ts';
 import type { OptimizationReport } from '../../src/optimize/OptimizationReport.ts';
 import type { ProbeReport } from '../../src/probe/buildProbeReport.ts';
 import { type ChrootSandbox, createSandbox, isSandboxError } from '../../src/sandbox/index.ts';
@@ -51,7 +52,8 @@ beforeAll(async () => {
     name: 'standin',
     home,
   });
-  box = await createSshSandbox({ target: 'standin', home });
+  // installs are checked against the lists of the images provisionedImages() made (the default home)
+  box = await createSshSandbox({ target: 'standin', home, imagesHome: rvportHome() });
 }, 20 * 60_000);
 
 afterAll(async () => {

@@ -29,6 +29,10 @@ export interface CreateSshSandboxOptions {
   mirrorWorkspace?: boolean;
   /** Another Debian archive packages may come from. */
   mirror?: string;
+  /**
+   * The RVPORT_HOME whose riscv64 rootfs images' lists decide what installs fetch; default `home`.
+   */
+  imagesHome?: string;
 }
 
 const OPEN_TIMEOUT_MS = 90_000;
@@ -91,7 +95,7 @@ export async function createSshSandbox(options: CreateSshSandboxOptions): Promis
     root,
     localDir,
     debCache,
-    images: sandboxPaths(home),
+    images: sandboxPaths(options.imagesHome ?? home),
     ...(options.env ? { env: options.env } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.mirrorWorkspace ? { mirrorWorkspace: true } : {}),
