@@ -61,10 +61,39 @@ function line(name: string, version: string, filename: string, size: number, sha
   return `'${mirror}/${filename}' ${archiveFileName(name, version, 'riscv64')} ${size} SHA256:${sha256}`;
 }
 
+/**
+ * A package the rootfs lacks, already in the private deb cache, so that the honest install needs
+ * no download: copied from the machine's shared cache when an earlier run left it there, else
+ * fetched once from the real archive by an instance that is then thrown away.
+ */
+async function seedCache(): Promise<void> {
+  await mkdir(cacheDir, { recursive: true });
+  const sharedCache = join(sandboxPaths(rvportHome()).debCache, 'sandbox-riscv64');
+  const cached = (await readdir(sharedCache).catch(() => [] as string[])).find((n) =>
+    n.startsWith(`${CACHED}_`),
+  );
+  if (cached) {
+    await copyFile(join(sharedCache, cached), join(cacheDir, cached));
+    return;
+  }
+  const seeder = await createSandbox({ home, mode: 'accelerated' });
+  try {
+    const result = await seeder.installPackages([CACHED], { timeoutMs: INSTALL_TIMEOUT_MS });
+    if (result.exitCode !== 0)
+      throw new Error(`seeding the deb cache with ${CACHED} failed: ${result.stderr}`);
+  } finally {
+    await seeder.destroy().catch(() => undefined);
+  }
+  if (!(await readdir(cacheDir)).some((n) => n.startsWith(`${CACHED}_`))) {
+    throw new Error(`installing ${CACHED} left no package in the deb cache to seed the control with`);
+  }
+}
+
 beforeAll(async () => {
   await provisionedImages();
   home = await privateHome();
   cacheDir = join(sandboxPaths(home).debCache, 'sandbox-riscv64');
+  await seedCache();
   server = createServer((request, response) => {
     requests.push(request.url ?? '');
     response.writeHead(404).end();
@@ -73,12 +102,6 @@ beforeAll(async () => {
   mirror = `http://127.0.0.1:${(server.address() as AddressInfo).port}/debian`;
   process.env.RVPORT_DEBIAN_MIRROR = mirror;
   box = await createSandbox({ home, mode: 'accelerated' });
-  // a package the rootfs lacks, already in the cache: the honest install needs no download
-  const sharedCache = join(sandboxPaths(rvportHome()).debCache, 'sandbox-riscv64');
-  await mkdir(cacheDir, { recursive: true });
-  const cached = (await readdir(sharedCache)).find((n) => n.startsWith(`${CACHED}_`));
-  if (!cached) throw new Error(`the shared deb cache has no ${CACHED} package to seed the control with`);
-  await copyFile(join(sharedCache, cached), join(cacheDir, cached));
 }, PROVISION_TIMEOUT_MS);
 
 afterAll(async () => {
