@@ -1,6 +1,6 @@
 import type { BuildSystemCandidate } from './buildSystems/index.ts';
 import { type AutotoolsHelper, checkAutotoolsHelpers } from './checkAutotoolsHelpers.ts';
-import { type ExtraLanguage, extraCompiledLanguages } from './compiledLanguages.ts';
+import { extraCompiledLanguages } from './compiledLanguages.ts';
 import { countCompiledSources } from './countCompiledSources.ts';
 import type { ContentsLookup } from './dependencies/ContentsIndex.ts';
 import type { Dependency } from './dependencies/Dependency.ts';
@@ -13,6 +13,7 @@ import {
 } from './detectBuildSystems.ts';
 import { extractDependencies } from './extractDependencies.ts';
 import { type Finding, SEVERITY_RANK, type Severity } from './hazards/index.ts';
+import { type LanguageUse, languagesTheBuildNames } from './languagesTheBuildNames.ts';
 import { type ProjectUrl, projectNames, projectUrls } from './projectUrls.ts';
 import { type RecognizedTree, recognizeTree } from './recognizeTree.ts';
 import { type RefusedLink, SourceTree } from './SourceTree.ts';
@@ -39,8 +40,11 @@ export interface Analysis {
   files: number;
   /** Files of compiled languages (C, C++, assembly, Fortran, Go, Rust, …): 0 means data or scripts only. */
   compiledSources: number;
-  /** Compiled languages beyond C and C++ whose compiler the build needs (Objective-C, Ada). */
-  extraLanguages: ExtraLanguage[];
+  /**
+   * Compiled languages of the tree beyond C and C++ (Objective-C, Ada), each with the build file
+   * that names it: only those does the build need a compiler for.
+   */
+  extraLanguages: LanguageUse[];
   /** What the tree says of its own project: URLs (with the file saying so) and declared names. */
   project: { urls: ProjectUrl[]; names: string[] };
   /** Symbolic links left out because they lead out of the tree: their targets were never read. */
@@ -87,7 +91,7 @@ export function analyzeTree(root: string, options: AnalyzeTreeOptions): Analysis
     autotoolsHelpers: checkAutotoolsHelpers(tree),
     files: tree.files.length,
     compiledSources: countCompiledSources(tree),
-    extraLanguages: extraCompiledLanguages(tree),
+    extraLanguages: languagesTheBuildNames(tree, buildSystem, extraCompiledLanguages(tree)),
     project: { urls: projectUrls(tree, options.name), names: projectNames(tree) },
     refusedLinks: [...tree.refusedLinks],
     durationMs: Math.round(performance.now() - started),

@@ -1,5 +1,5 @@
-import type { ExtraLanguage } from '../analysis/compiledLanguages.ts';
 import type { ContentsLookup } from '../analysis/dependencies/ContentsIndex.ts';
+import type { LanguageUse } from '../analysis/languagesTheBuildNames.ts';
 import type { DebianSourceIndex } from '../debian/DebianSourceIndex.ts';
 import type { RecoveryHeuristic } from '../heuristics/RecoveryHeuristic.ts';
 import type { LlmClient } from '../llm/index.ts';
@@ -26,8 +26,11 @@ export interface SandboxProvider {
  */
 /** What the mode choice takes from the analysis (init knows it once the source is acquired). */
 export interface ModeAnalysis {
-  /** Compiled languages beyond C and C++: the accelerated cross gcc has no front end for them. */
-  languages?: readonly ExtraLanguage[];
+  /**
+   * Compiled languages beyond C and C++ and whether the build names them: the accelerated cross
+   * gcc has no front end for them.
+   */
+  languages?: readonly LanguageUse[];
   /** Whether a build may stand on its own evidence depends on its build system. */
   buildSystem?: string;
 }

@@ -1,0 +1,113 @@
+import type { BuildSystemType } from './buildSystems/BuildSystemDetector.ts';
+import type { ExtraLanguage } from './compiledLanguages.ts';
+import type { SourceTree } from './SourceTree.ts';
+
+/** What the analysis says of one language the tree has beyond C and C++. */
+export interface LanguageUse {
+  language: ExtraLanguage;
+  /** Whether the build needs its compiler. */
+  needed: boolean;
+  /** Why, for the report: the build file that names it, or why the build is taken to need it. */
+  why: string;
+}
+
+/** The files each build system reads, by name; others in their folders are not its build. */
+const BUILD_FILES: Partial<Record<BuildSystemType, RegExp>> = {
+  cmake: /(^|\/)(CMakeLists\.txt|[^/]+\.cmake)$/,
+  meson: /(^|\/)meson\.build$/,
+  autotools: /(^|\/)(configure\.(ac|in)|Makefile\.am|[^/]+\.mk|acinclude\.m4)$/,
+  configure: /(^|\/)(configure|Makefile(\.in)?|GNUmakefile|makefile|[^/]+\.mk)$/,
+  make: /(^|\/)(Makefile|GNUmakefile|makefile|[^/]+\.mk)$/,
+};
+
+/**
+ * How a build file says it compiles a language: the build system's own declaration (CMake's
+ * `project()`/`enable_language()`, meson's languages, autoconf's `AC_PROG_OBJC`), the compiler
+ * or builder named in a rule (gnatmake, `-x objective-c`), or a suffix rule for its files.
+ */
+const NAMED: Record<ExtraLanguage, RegExp> = {
+  'objective-c':
+    /\b(project|enable_language)\s*\([^)]*\bOBJC\b|\b(project|add_languages)\s*\([^)]*['"]objc['"]|\bAC_PROG_OBJC\b|_OBJCFLAGS\b|\$[({]OBJC[)}]|-x\s*objective-c\b|%\.m\b|\.m\.o\b/,
+  'objective-c++':
+    /\b(project|enable_language)\s*\([^)]*\bOBJCXX\b|\b(project|add_languages)\s*\([^)]*['"]objcpp['"]|\bAC_PROG_OBJCXX\b|_OBJCXXFLAGS\b|\$[({]OBJCXX[)}]|-x\s*objective-c\+\+|%\.mm\b|\.mm\.o\b|\.mm\b/,
+  ada: /\b(gnatmake|gprbuild|gnatbind|gnatlink|AC_PROG_ADA|enable_language\s*\([^)]*\bADA\b)|-x\s*ada\b|%\.ad[bs]\b|\.ad[bs]\b/,
+};
+
+/** Build files read at most: a tree of thousands of CMake modules stays quick. */
+const MAX_BUILD_FILES = 400;
+
+const inside = (dir: string, file: string) => dir === '.' || file.startsWith(`${dir}/`);
+
+/**
+ * For each language the tree has beyond C and C++, whether the chosen build names it: only then
+ * does the build need that language's compiler (zlib's CMake build never compiles contrib/ada).
+ * A source file of the language named by path also counts (a Makefile listing `foo.m`). Build
+ * systems whose files say nothing of this (Python's setuptools, Cargo's cc crate, SCons, waf, …)
+ * are taken to need every language of the tree, as before: a wrong "not named" costs a failed
+ * build, which the port then redoes in emulated mode.
+ */
+export function languagesTheBuildNames(
+  tree: Pick<SourceTree, 'files' | 'read'>,
+  build: { type: BuildSystemType; dir: string },
+  languages: readonly ExtraLanguage[],
+): LanguageUse[] {
+  const pattern = BUILD_FILES[build.type];
+  if (!pattern || languages.length === 0) {
+    const why = `the ${build.type} build's files do not declare the languages it compiles`;
+    return languages.map((language) => ({ language, needed: true, why }));
+  }
+  const files = tree.files.filter((f) => inside(build.dir, f) && pattern.test(f)).slice(0, MAX_BUILD_FILES);
+  const sourceNames = sourceBasenames(tree, languages);
+  return languages.map((language) => {
+    const names = sourceNames.get(language) ?? [];
+    const namedBy =
+      files.find((file) => {
+        const text = tree.read(file);
+        if (!text) return false;
+        return NAMED[language].test(text) || names.some((name) => mentions(text, name));
+      }) ?? null;
+    return namedBy
+      ? { language, needed: true, why: `${namedBy} names it` }
+      : { language, needed: false, why: `none of the ${build.type} build's files names it` };
+  });
+}
+
+/** The languages the build needs a compiler for. */
+export function languagesNeeded(uses: readonly LanguageUse[]): ExtraLanguage[] {
+  return uses.filter((u) => u.needed).map((u) => u.language);
+}
+
+const EXTENSIONS: Record<ExtraLanguage, RegExp> = {
+  'objective-c': /\.m$/,
+  'objective-c++': /\.mm$/i,
+  ada: /\.ad[bs]$/i,
+};
+
+/** A few file names of each language, to find them listed in a build file. */
+function sourceBasenames(
+  tree: Pick<SourceTree, 'files'>,
+  languages: readonly ExtraLanguage[],
+): Map<ExtraLanguage, string[]> {
+  const out = new Map<ExtraLanguage, string[]>();
+  for (const language of languages) {
+    const names = new Set<string>();
+    for (const file of tree.files) {
+      if (!EXTENSIONS[language].test(file)) continue;
+      names.add(file.slice(file.lastIndexOf('/') + 1));
+      if (names.size >= 50) break;
+    }
+    out.set(language, [...names]);
+  }
+  return out;
+}
+
+function mentions(text: string, name: string): boolean {
+  let at = text.indexOf(name);
+  while (at !== -1) {
+    const before = at === 0 ? '' : text[at - 1];
+    const after = text[at + name.length] ?? '';
+    if (!/[\w.-]/.test(before ?? '') && !/[\w]/.test(after)) return true;
+    at = text.indexOf(name, at + 1);
+  }
+  return false;
+}
