@@ -53,6 +53,23 @@ describe('missing-compiler', () => {
     expect(outcome).toMatchObject({ applied: false, description: expect.stringContaining('gfortran') });
   });
 
+  it("leaves an Objective-C or Ada front end to emulated mode when the cross gcc lacks it", async () => {
+    const output = "gcc: fatal error: cannot execute 'cc1obj': execvp: No such file or directory";
+    const providers = { 'command:gobjc': 'gobjc' };
+    const failure = { phase: 'build' as const, command: 'make' };
+    for (const mode of ['accelerated', 'native-userland'] as const) {
+      const t = heuristicContext(output, { failure, providers, mode });
+      expect(await missingCompiler.match(t.ctx), mode).toBeNull();
+    }
+    const emulated = heuristicContext(output, { failure, providers, mode: 'emulated' });
+    expect((await missingCompiler.match(emulated.ctx))?.key).toBe('command:gobjc');
+    const fortran = heuristicContext("gcc: error: cannot execute 'f951': exec failed", {
+      failure,
+      mode: 'accelerated',
+    });
+    expect((await missingCompiler.match(fortran.ctx))?.key).toBe('command:gfortran');
+  });
+
   it('does not fire on other configure failures', () => {
     for (const name of ['meson-dependency-not-found', 'cmake-could-not-find', 'configure-library-not-found'])
       expect(missingCompilers(fixture(name)), name).toEqual([]);

@@ -9,6 +9,9 @@ const CMAKE_NO_COMPILER = /No CMAKE_(\w+)_COMPILER could be found/;
 /** gcc: `gcc: fatal error: cannot execute 'cc1obj': …` (the driver is there, its front end is not). */
 const GCC_NO_FRONT_END = /cannot execute '(?:[^'\n]*\/)?(cc1obj|cc1objplus|f951|gnat1|cc1d|go1)'/;
 
+/** Front ends the accelerated modes' cross gcc lacks, whatever is installed (it has C and C++). */
+const EMULATED_ONLY_FRONT_ENDS: ReadonlySet<string> = new Set(['cc1obj', 'cc1objplus', 'gnat1']);
+
 /** The Debian program whose package brings each gcc front end. */
 const GCC_FRONT_END_COMPILERS: Readonly<Record<string, string>> = {
   cc1obj: 'gobjc',
@@ -60,6 +63,10 @@ export const missingCompiler: RecoveryHeuristic = {
   match(ctx: HeuristicContext): HeuristicMatch | null {
     const names = missingCompilers(ctx.failure.output);
     if (!names.length) return null;
+    // the accelerated modes' x86_64 cross gcc takes no front end from a riscv64 package: the
+    // port goes to emulated mode instead (port/modeRedo.ts)
+    const frontEnd = GCC_NO_FRONT_END.exec(ctx.failure.output)?.[1];
+    if (frontEnd && EMULATED_ONLY_FRONT_ENDS.has(frontEnd) && ctx.sandbox.mode !== 'emulated') return null;
     return {
       key: keyOf(names.map((name) => ({ kind: 'command' as const, name }))),
       reason: `no compiler for a language of the build (tried ${names.join(', ')})`,

@@ -1,5 +1,6 @@
 import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
 import type { UserlandProofTable } from '../sandbox/proof/userlandProofs.ts';
+import type { SandboxMode } from '../sandbox/Sandbox.ts';
 import type { SourceOrigin } from '../sources/sourceOrigin.ts';
 import type { RequestedMode } from './chooseSandboxMode.ts';
 
@@ -49,6 +50,9 @@ export interface PortRequest {
    */
   perBuildEvidence?: boolean;
   evidenceSamplePerMille?: number;
-  /** Set on the accelerated port that redoes a native-userland build its evidence refused. */
-  redoOf?: { reason: string; evidence?: UserlandEvidence };
+  /**
+   * Set on the port that redoes one in another mode (modeRedo.ts): a native-userland build its
+   * evidence refused, or a build that lacked a compiler front end. `asked`: the user's mode.
+   */
+  redoOf?: { mode: SandboxMode; reason: string; asked: RequestedMode; evidence?: UserlandEvidence };
 }

@@ -8,6 +8,17 @@ describe('escalationReason', () => {
   it('is null for a port that may go on', () => {
     expect(escalationReason(portState({ attemptCount: 2, errors: [anError('COMPILATION')] }))).toBeNull();
   });
+  it("stops at a front end the mode's cross gcc cannot have, and only in a cross mode", () => {
+    const cc1obj = anError('COMPILATION', "gcc: fatal error: cannot execute 'cc1obj': execvp: No such file");
+    const accelerated = portState({ attemptCount: 1, errors: [cc1obj] });
+    accelerated.options.mode = 'accelerated';
+    expect(escalationReason(accelerated)).toMatch(
+      /^the accelerated cross gcc has no Objective-C compiler \(cc1obj\).*--mode emulated/,
+    );
+    const emulated = portState({ attemptCount: 1, errors: [cc1obj] });
+    emulated.options.mode = 'emulated';
+    expect(escalationReason(emulated)).toBeNull();
+  });
   it('names the attempt limit, a loop, permission, disk, blockers and cost', () => {
     expect(escalationReason(portState({ attemptCount: 5 }))).toMatch(/attempt limit \(5\)/);
     const loop = [1, 2, 3].map(() => anError('COMPILATION', 'x.c: error: boom'));

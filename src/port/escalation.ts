@@ -1,3 +1,4 @@
+import { crossCompiles, frontEndMissing } from './frontEndMissing.ts';
 import type { PortState } from './PortState.ts';
 import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from './vocabulary.ts';
 
@@ -16,14 +17,17 @@ export function isErrorLoop(state: PortState): boolean {
 
 /**
  * Why the port must stop and go to a person, or null. Checked by the supervisor before any
- * other routing: the attempt limit, an error loop, a permission or disk-space error, a
- * fundamental blocker, the LLM cost cap.
+ * other routing: the attempt limit, an error loop, a permission or disk-space error, a compiler
+ * front end the mode's gcc cannot have, a fundamental blocker, the LLM cost cap.
  */
 export function escalationReason(state: PortState): string | null {
   const last = state.errors.at(-1);
   if (attemptsExhausted(state)) return `the attempt limit (${state.options.maxAttempts}) is reached`;
   if (isErrorLoop(state)) return `the same error ${LOOP_LENGTH} times in a row: ${last?.signature}`;
   if (last?.category === 'PERMISSION') return 'a permission error, which a rebuild cannot fix';
+  const frontEnd = last && crossCompiles(state.options.mode) ? frontEndMissing(last) : undefined;
+  if (frontEnd)
+    return `the ${state.options.mode} cross gcc has no ${frontEnd.language} compiler (${frontEnd.frontEnd}), and no package brings one to it: only emulated mode's riscv64 gcc can build this (--mode emulated)`;
   if (last?.category === 'DISK_SPACE')
     return `the disk is full or the sandbox's disk limit was reached: ${last.evidence ?? last.message.split('\n').at(-1)}`;
   if (last && SANDBOX_LIMIT_CATEGORIES.has(last.category))

@@ -16,7 +16,6 @@ import { modeForLanguages } from './modeForLanguages.ts';
 import type { PortRequest } from './PortRequest.ts';
 import type { ModeAnalysis, PortServices, SandboxProvider } from './PortServices.ts';
 import { sshSandboxProvider } from './sshSandboxProvider.ts';
-import { redoReason } from './userlandRefusal.ts';
 
 /** The sandbox of one port, and the choices init and the build make for it once the source is known. */
 export interface PortSandbox {
@@ -77,7 +76,7 @@ export function portSandbox(options: {
     ...(request.sandboxEnv ? { env: request.sandboxEnv } : {}),
   });
   const chooseMode = (sourceTree: string, analysis: ModeAnalysis = {}): ModeChoice => {
-    if (request.redoOf) return { mode: 'accelerated', reason: redoReason(request.redoOf.reason) };
+    if (request.redoOf) return { mode: request.redoOf.mode, reason: request.redoOf.reason };
     const proven = chooseSandboxMode(request.mode, options.name, options.proof, layers, sourceTree, {
       available: request.perBuildEvidence !== false && nativeReady && canBuildRecorder(options.env),
       ...(analysis.buildSystem ? { buildSystem: analysis.buildSystem } : {}),

@@ -22,6 +22,7 @@ import { chooseSandboxMode } from './chooseSandboxMode.ts';
 import { configuredDependencySources } from './configuredDependencySources.ts';
 import { createPortServices } from './createPortServices.ts';
 import { ensureSandboxImages } from './ensureSandboxImages.ts';
+import { askedMode, modeRedo } from './modeRedo.ts';
 import { openPortCheckpoint, type PortCheckpoint } from './openPortCheckpoint.ts';
 import { writePortOutputs } from './outputs/writePortOutputs.ts';
 import type { PortRequest } from './PortRequest.ts';
@@ -30,7 +31,6 @@ import { createPortState, type PortState } from './PortState.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 import { portSandbox } from './portSandbox.ts';
 import { runPortGraph } from './runPortGraph.ts';
-import { redoReason, userlandRefusal } from './userlandRefusal.ts';
 
 export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS } from './createPortServices.ts';
 export type { PortRequest } from './PortRequest.ts';
@@ -54,8 +54,9 @@ export type { PortResult, PortResultKind } from './PortResult.ts';
 /**
  * One port, end to end: validate the SOURCE, answer from the recipe cache when it can, make sure
  * the sandbox exists, run the port graph (resuming an interrupted run of the same package), and
- * write the outputs. A native-userland build its own evidence refused is redone in accelerated
- * mode. Exit codes as SPEC section 2.
+ * write the outputs. A build redone in another mode (modeRedo: a native-userland build its own
+ * evidence refused, one whose gcc lacked a language's front end) starts again. Exit codes as SPEC
+ * section 2.
  */
 export async function runPort(request: PortRequest, io: PortIo): Promise<PortResult> {
   const env = request.env ?? process.env;
@@ -149,8 +150,8 @@ export async function runPort(request: PortRequest, io: PortIo): Promise<PortRes
       maxAttempts: request.maxAttempts,
       costCapUsd: llm.costCapUsd,
       offline: request.offline,
-      mode: request.redoOf ? 'accelerated' : mode,
-      modeReason: request.redoOf ? redoReason(request.redoOf.reason) : choice.reason,
+      mode: request.redoOf?.mode ?? mode,
+      modeReason: request.redoOf?.reason ?? choice.reason,
       optimize: request.optimize,
       force: request.force || answer?.refetch === true,
       differential: request.differential ?? DEFAULT_DIFFERENTIAL,
@@ -162,16 +163,27 @@ export async function runPort(request: PortRequest, io: PortIo): Promise<PortRes
   const run = await runPortGraph(checkpoint, services, initial, startMode === 'native', io);
   const { state } = run;
   if (request.redoOf?.evidence) state.userlandEvidence = request.redoOf.evidence;
-  const refused = sandbox.perBuild() && run.outcome !== 'interrupted' ? userlandRefusal(state) : undefined;
-  if (refused) {
-    io.progress({ type: 'note', message: `${redoReason(refused)}` });
+  const redo =
+    run.outcome === 'interrupted'
+      ? undefined
+      : modeRedo(state, {
+          mode: state.options.mode,
+          perBuild: sandbox.perBuild(),
+          asked: askedMode(request),
+        });
+  if (redo) {
+    io.progress({ type: 'note', message: redo.reason });
     return runPort(
       {
         ...request,
-        mode: 'accelerated',
+        mode: redo.mode,
         restart: true,
         force: true,
-        redoOf: { reason: refused, ...(state.userlandEvidence ? { evidence: state.userlandEvidence } : {}) },
+        redoOf: {
+          ...redo,
+          asked: askedMode(request),
+          ...(state.userlandEvidence ? { evidence: state.userlandEvidence } : {}),
+        },
       },
       io,
     );

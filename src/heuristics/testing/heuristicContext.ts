@@ -53,6 +53,8 @@ export function heuristicContext(
     plan?: BuildPlan;
     failure?: Partial<HeuristicContext['failure']>;
     installExitCode?: number;
+    /** The sandbox's mode (default emulated). */
+    mode?: Sandbox['mode'];
   } = {},
 ): TestContext {
   const workspace = mkdtempSync(join(tmpdir(), 'rvport-heur-'));
@@ -74,6 +76,7 @@ export function heuristicContext(
   });
   const sandbox = {
     workspace,
+    mode: options.mode ?? 'emulated',
     installPackages: async (packages: readonly string[]) => {
       installed.push([...packages]);
       return result(options.installExitCode ?? 0);

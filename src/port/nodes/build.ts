@@ -2,6 +2,7 @@ import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
 import type { HeuristicFiring } from '../../heuristics/runHeuristics.ts';
 import { classifyInContext } from '../classifyInContext.ts';
 import { escalationReason } from '../escalation.ts';
+import { crossCompiles, frontEndMissing } from '../frontEndMissing.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { portServices } from '../PortServices.ts';
 import type { BuildPlan, ExecutedCommand, FixAttempt, PortState } from '../PortState.ts';
@@ -129,7 +130,8 @@ export const buildNode = FunctionNode<PortState>({
 /**
  * The state of a build whose failure no heuristic repaired: the error, classified in the context
  * of the port, counts one attempt; a blocker no fix can get past (a fundamental one, a sandbox
- * limit, a permission) goes straight to the escalation, not to the fixer.
+ * limit, a permission, a front end the mode's cross gcc lacks) goes straight to the escalation,
+ * not to the fixer (and runPort redoes the port in emulated mode when it chose the mode).
  */
 async function failedBuild(
   state: PortState,
@@ -154,7 +156,8 @@ async function failedBuild(
     stop !== null &&
     (FUNDAMENTAL_BLOCKERS.has(error.category) ||
       SANDBOX_LIMIT_CATEGORIES.has(error.category) ||
-      error.category === 'PERMISSION');
+      error.category === 'PERMISSION' ||
+      (crossCompiles(state.options.mode) && frontEndMissing(error) !== undefined));
   return {
     ...recorded,
     ...judged,
