@@ -28,6 +28,9 @@ describe('missing-compiler', () => {
       missingCompilers("gcc-14: error: cannot execute '/usr/libexec/gcc/x/14/f951': exec failed"),
     ).toEqual(['gfortran']);
     expect(missingCompilers("gcc: fatal error: cannot execute 'cc1': No such file")).toEqual([]);
+    expect(
+      missingCompilers('cc: fatal error: cannot execute ‘cc1obj’: posix_spawnp: No such file or directory'),
+    ).toEqual(['gobjc']);
   });
 
   it('installs the first compiler that Debian packages for riscv64', async () => {
@@ -53,7 +56,7 @@ describe('missing-compiler', () => {
     expect(outcome).toMatchObject({ applied: false, description: expect.stringContaining('gfortran') });
   });
 
-  it("leaves an Objective-C or Ada front end to emulated mode when the cross gcc lacks it", async () => {
+  it('leaves an Objective-C or Ada front end to emulated mode when the cross gcc lacks it', async () => {
     const output = "gcc: fatal error: cannot execute 'cc1obj': execvp: No such file or directory";
     const providers = { 'command:gobjc': 'gobjc' };
     const failure = { phase: 'build' as const, command: 'make' };

@@ -6,8 +6,11 @@ const MESON_UNKNOWN = /ERROR: Unknown compiler\(s\): (\[.*\])\s*$/m;
 /** CMake: `No CMAKE_Fortran_COMPILER could be found.` (a language of `project()` or `enable_language()`). */
 const CMAKE_NO_COMPILER = /No CMAKE_(\w+)_COMPILER could be found/;
 
-/** gcc: `gcc: fatal error: cannot execute 'cc1obj': …` (the driver is there, its front end is not). */
-const GCC_NO_FRONT_END = /cannot execute '(?:[^'\n]*\/)?(cc1obj|cc1objplus|f951|gnat1|cc1d|go1)'/;
+/**
+ * gcc: `gcc: fatal error: cannot execute 'cc1obj': …` (the driver is there, its front end is not;
+ * the quotes are typographic in a UTF-8 locale).
+ */
+const GCC_NO_FRONT_END = /cannot execute ['‘](?:[^'’\n]*\/)?(cc1obj|cc1objplus|f951|gnat1|cc1d|go1)['’]/;
 
 /** Front ends the accelerated modes' cross gcc lacks, whatever is installed (it has C and C++). */
 const EMULATED_ONLY_FRONT_ENDS: ReadonlySet<string> = new Set(['cc1obj', 'cc1objplus', 'gnat1']);

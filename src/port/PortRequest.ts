@@ -54,5 +54,12 @@ export interface PortRequest {
    * Set on the port that redoes one in another mode (modeRedo.ts): a native-userland build its
    * evidence refused, or a build that lacked a compiler front end. `asked`: the user's mode.
    */
-  redoOf?: { mode: SandboxMode; reason: string; asked: RequestedMode; evidence?: UserlandEvidence };
+  redoOf?: {
+    mode: SandboxMode;
+    reason: string;
+    asked: RequestedMode;
+    evidence?: UserlandEvidence;
+    /** Compiler packages the redone port's plan installs. */
+    compilers?: string[];
+  };
 }

@@ -44,6 +44,11 @@ export interface PortOptions {
   differential?: boolean;
   /** Replay build.sh as the last step: auto replays when the build was short (older states: auto). */
   replay?: 'on' | 'off' | 'auto';
+  /**
+   * Debian compiler packages the plan installs beyond what the analysis found (gobjc on a port
+   * redone in emulated mode because the cross gcc of the first run lacked cc1obj).
+   */
+  compilers?: string[];
 }
 
 export interface ErrorRecord {

@@ -4,22 +4,32 @@ import type { ErrorRecord } from './PortState.ts';
 /**
  * gcc's words when a language's compiler proper is missing. The accelerated modes' x86_64 cross
  * gcc has C and C++ only (`gcc: fatal error: cannot execute 'cc1obj': execvp: No such file or
- * directory`): there no package install brings the front end, only emulated mode's riscv64 gcc.
+ * directory`, with typographic quotes in a UTF-8 locale): there no package install brings the front
+ * end, only emulated mode's riscv64 gcc.
  */
-const MISSING_FRONT_END = /(?:cannot execute|error trying to exec) '(?:[^'\n]*\/)?(cc1obj|cc1objplus|gnat1)'/;
+const MISSING_FRONT_END =
+  /(?:cannot execute|error trying to exec) ['‘](?:[^'’\n]*\/)?(cc1obj|cc1objplus|gnat1)['’]/;
 
-const LANGUAGE: Record<string, string> = {
-  cc1obj: 'Objective-C',
-  cc1objplus: 'Objective-C++',
-  gnat1: 'Ada',
+/** Each front end's language and the Debian package that brings it to the riscv64 gcc. */
+const FRONT_ENDS: Record<string, { language: string; package: string }> = {
+  cc1obj: { language: 'Objective-C', package: 'gobjc' },
+  cc1objplus: { language: 'Objective-C++', package: 'gobjc++' },
+  gnat1: { language: 'Ada', package: 'gnat' },
 };
 
-/** The front end an error shows gcc lacked, with its language, when it is one only emulated mode has. */
+export interface MissingFrontEnd {
+  frontEnd: string;
+  language: string;
+  package: string;
+}
+
+/** The front end an error shows gcc lacked, when it is one only emulated mode has. */
 export function frontEndMissing(
   error: Pick<ErrorRecord, 'message' | 'errorLine'>,
-): { frontEnd: string; language: string } | undefined {
+): MissingFrontEnd | undefined {
   const frontEnd = MISSING_FRONT_END.exec(`${error.errorLine ?? ''}\n${error.message}`)?.[1];
-  return frontEnd ? { frontEnd, language: LANGUAGE[frontEnd] as string } : undefined;
+  const known = frontEnd ? FRONT_ENDS[frontEnd] : undefined;
+  return frontEnd && known ? { frontEnd, ...known } : undefined;
 }
 
 /** Whether a mode's gcc is the x86_64 cross compiler (C and C++ front ends only). */

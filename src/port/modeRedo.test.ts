@@ -23,13 +23,22 @@ describe('modeRedo', () => {
     expect(frontEndMissing(failedWith(CC1OBJ).errors[0] as never)).toEqual({
       frontEnd: 'cc1obj',
       language: 'Objective-C',
+      package: 'gobjc',
     });
     const redo = modeRedo(failedWith(CC1OBJ), { mode: 'accelerated', perBuild: false, asked: 'auto' });
     expect(redo).toEqual({
       mode: 'emulated',
       reason:
-        'the build needs the Objective-C compiler (cc1obj), which the accelerated cross gcc lacks; redone in emulated mode',
+        'the build needs the Objective-C compiler (cc1obj), which the accelerated cross gcc lacks; redone in emulated mode with gobjc',
+      compilers: ['gobjc'],
     });
+  });
+
+  it('reads the front end in the typographic quotes of a UTF-8 locale (captured from a port)', () => {
+    const captured = 'cc: fatal error: cannot execute ‘cc1obj’: posix_spawnp: No such file or directory';
+    expect(
+      modeRedo(failedWith(captured), { mode: 'accelerated', perBuild: false, asked: 'auto' })?.mode,
+    ).toBe('emulated');
   });
 
   it('goes straight to emulated from a per-build native-userland build that lacked one', () => {

@@ -9,13 +9,16 @@ export interface ModeRedo {
   mode: SandboxMode;
   /** The report's sentence: why the port was redone in this mode. */
   reason: string;
+  /** Compiler packages the redone port's plan installs (the front end the first run lacked). */
+  compilers?: string[];
 }
 
 /**
  * Whether a finished port is redone in another mode: a native-userland build its own evidence
  * refused, in accelerated mode; a build in an accelerated mode that ended unverified because gcc
- * lacked a language's front end, in emulated mode (whose riscv64 gcc takes the front end from the
- * package the build installs). Only a mode rvport chose (`auto`) is changed: a mode asked for by
+ * lacked a language's front end, in emulated mode with the package that brings the front end to
+ * the riscv64 gcc (its plan installs it: emulated gcc under qemu fails without a word when the
+ * front end is missing). Only a mode rvport chose (`auto`) is changed: a mode asked for by
  * name stands.
  */
 export function modeRedo(
@@ -30,7 +33,8 @@ export function modeRedo(
   if (!frontEnd) return refused ? { mode: 'accelerated', reason: redoReason(refused) } : undefined;
   return {
     mode: 'emulated',
-    reason: `the build needs the ${frontEnd.language} compiler (${frontEnd.frontEnd}), which the ${built.mode} cross gcc lacks; redone in emulated mode`,
+    reason: `the build needs the ${frontEnd.language} compiler (${frontEnd.frontEnd}), which the ${built.mode} cross gcc lacks; redone in emulated mode with ${frontEnd.package}`,
+    compilers: [frontEnd.package],
   };
 }
 

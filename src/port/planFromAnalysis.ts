@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { type DefaultPlan, defaultPlan } from '../analysis/detectBuildSystems.ts';
 import { RUST_TARGET } from '../sandbox/provision/rustLayerScript.ts';
+import { compilerPackages } from './compilerPackages.ts';
 import { debianCargoRegistry } from './debianCargoRegistry.ts';
 import { debianGoPath } from './debianGoPath.ts';
 import { fetchedCargoPrepare, fetchedGoPhases, packagesFetchedInstead } from './fetchedDependencyPlan.ts';
@@ -118,6 +119,7 @@ export function planFromAnalysis(state: PortState, origin: BuildPlan['origin']):
     ...(analysis?.dependencies ?? []).filter((p) => !notNeeded.has(p)),
     ...(TOOLCHAIN_PACKAGES[base.buildSystem] ?? []),
     ...(crates?.packages ?? []),
+    ...compilerPackages(state),
   ]);
   return {
     buildSystem: base.buildSystem,

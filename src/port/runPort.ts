@@ -152,6 +152,7 @@ export async function runPort(request: PortRequest, io: PortIo): Promise<PortRes
       offline: request.offline,
       mode: request.redoOf?.mode ?? mode,
       modeReason: request.redoOf?.reason ?? choice.reason,
+      ...(request.redoOf?.compilers ? { compilers: request.redoOf.compilers } : {}),
       optimize: request.optimize,
       force: request.force || answer?.refetch === true,
       differential: request.differential ?? DEFAULT_DIFFERENTIAL,
