@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEBIAN_KEYRING } from '../debian/debianMirror.ts';
+import { takeLockFile } from '../engine/stores/takeLockFile.ts';
 import { runProcess } from '../process/runProcess.ts';
 import type { StepOptions } from './acquireGit.ts';
 import { SourceError } from './SourceError.ts';
@@ -114,26 +115,66 @@ export class PrivateApt {
     });
   }
 
-  /** Runs `apt-get update` when the lists are missing or older than a day. */
-  async ensureLists(options: StepOptions): Promise<void> {
+  /** Whether the lists are there and younger than a day. */
+  private async listsFresh(): Promise<boolean> {
     const lists = join(this.dir, 'state', 'lists');
     const files = existsSync(lists) ? await readdir(lists) : [];
-    const index = this.architecture ? `_binary-${this.architecture}_Packages` : '_source_Sources';
     const stamp = join(this.dir, 'updated-at');
-    const fresh =
-      files.some((f) => f.includes(index)) &&
+    return (
+      files.some((f) => f.includes(this.indexName())) &&
       existsSync(stamp) &&
-      Date.now() - Number(await readFile(stamp, 'utf8')) < APT_LISTS_MAX_AGE_MS;
-    if (fresh) return;
-    options.log?.(
-      `updating the private Debian ${this.architecture ? `${this.architecture} package` : 'source'} lists`,
+      Date.now() - Number(await readFile(stamp, 'utf8')) < APT_LISTS_MAX_AGE_MS
     );
-    const result = await this.run(['update'], options);
-    const after = await readdir(lists);
-    if (result.exitCode !== 0 || !after.some((f) => f.includes(index))) {
-      throw new SourceError(`apt-get update failed: ${lastLines(result.stderr || result.stdout)}`, 'acquire');
+  }
+
+  private indexName(): string {
+    return this.architecture ? `_binary-${this.architecture}_Packages` : '_source_Sources';
+  }
+
+  /**
+   * Runs `apt-get update` when the lists are missing or older than a day. Ports at once (a batch's
+   * workers) share the folder: one updates, under a lock file, and the others wait for it and
+   * then find the lists fresh (apt itself would refuse the second update: "Could not get lock").
+   */
+  async ensureLists(options: StepOptions): Promise<void> {
+    if (await this.listsFresh()) return;
+    const release = await waitForLock(join(this.dir, 'update.lock'), options.signal);
+    try {
+      if (await this.listsFresh()) return;
+      options.log?.(
+        `updating the private Debian ${this.architecture ? `${this.architecture} package` : 'source'} lists`,
+      );
+      const result = await this.run(['update'], options);
+      const after = await readdir(join(this.dir, 'state', 'lists'));
+      if (result.exitCode !== 0 || !after.some((f) => f.includes(this.indexName()))) {
+        throw new SourceError(
+          `apt-get update failed: ${lastLines(result.stderr || result.stdout)}`,
+          'acquire',
+        );
+      }
+      await writeFile(join(this.dir, 'updated-at'), String(Date.now()));
+    } finally {
+      release();
     }
-    await writeFile(stamp, String(Date.now()));
+  }
+}
+
+const LOCK_POLL_MS = 250;
+
+/** Takes `file` as a lock, waiting while a live process holds it (up to apt's own time limit). */
+async function waitForLock(file: string, signal?: AbortSignal): Promise<() => void> {
+  const deadline = Date.now() + APT_TIMEOUT_MS;
+  for (;;) {
+    const attempt = takeLockFile(file);
+    if (attempt.acquired) return attempt.release;
+    if (signal?.aborted) throw new SourceError('interrupted while waiting for the Debian lists', 'acquire');
+    if (Date.now() > deadline) {
+      throw new SourceError(
+        `the private Debian lists stayed locked by process ${attempt.holder} for ${APT_TIMEOUT_MS / 60_000} minutes`,
+        'acquire',
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
 }
 

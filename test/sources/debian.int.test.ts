@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,5 +65,41 @@ describe('debian: sources through a private apt configuration (network)', () => 
       /cannot get the Debian source package rvport-no-such-package.*Unable to find a source package/,
     );
     expect(readdirSync(work)).toEqual([]);
+  });
+
+  it('lets two processes acquire at once into a fresh apt folder: one updates the lists, the other waits', {
+    timeout: 600_000,
+  }, async () => {
+    // what a batch's two workers do on a new home (apt refused the second update: "Could not get lock")
+    const fresh = mkdtempSync(join(tmpdir(), 'rvport-debian-apt-'));
+    const script = join(fresh, 'acquire.mts');
+    const source = new URL('../../src/sources/acquireSource.ts', import.meta.url).pathname;
+    const parse = new URL('../../src/sources/parseSource.ts', import.meta.url).pathname;
+    writeFileSync(
+      script,
+      [
+        `import { acquireSource } from ${JSON.stringify(source)};`,
+        `import { parseSource } from ${JSON.stringify(parse)};`,
+        'const [aptDir, workDir] = process.argv.slice(2);',
+        "const src = await acquireSource(parseSource('debian:sl'), { workDir, aptDir, log: (l) => console.log(l) });",
+        "console.log('acquired', src.debian?.tarball);",
+      ].join('\n'),
+    );
+    const tsx = new URL('../../node_modules/.bin/tsx', import.meta.url).pathname;
+    const run = (n: number) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(tsx, [script, fresh, mkdtempSync(join(tmpdir(), `rvport-debian-${n}-`))]);
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (out += d));
+        child.on('close', (code) => resolve({ code, out }));
+      });
+    const results = await Promise.all([run(1), run(2)]);
+    for (const r of results) {
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toMatch(/acquired sl_.*\.orig\.tar\./);
+    }
+    const updates = results.filter((r) => r.out.includes('updating the private Debian source lists'));
+    expect(updates).toHaveLength(1);
   });
 });
