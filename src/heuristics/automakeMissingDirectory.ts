@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
+import { shellQuote } from '../process/shellQuote.ts';
 import { DOC_DIR } from './failingDirectory.ts';
-import { shellQuote, withoutSubdirCommand, withPrepareCommands } from './planEdits.ts';
+import { withoutSubdirCommand, withPrepareCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /**

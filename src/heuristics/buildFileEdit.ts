@@ -1,4 +1,4 @@
-import { shellQuote } from './planEdits.ts';
+import { shellQuote } from '../process/shellQuote.ts';
 
 /** Build files a flag can be written into (never sources). */
 const BUILD_FILES = [

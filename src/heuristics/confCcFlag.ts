@@ -1,4 +1,5 @@
-import { shellQuote, withCompilerFlag, withPrepareCommands } from './planEdits.ts';
+import { shellQuote } from '../process/shellQuote.ts';
+import { withCompilerFlag, withPrepareCommands } from './planEdits.ts';
 import type { HeuristicContext, HeuristicOutcome } from './RecoveryHeuristic.ts';
 import { readTreeFile } from './readTreeFile.ts';
 

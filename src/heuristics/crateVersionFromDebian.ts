@@ -1,4 +1,5 @@
-import { shellQuote, withPrepareCommands } from './planEdits.ts';
+import { shellQuote } from '../process/shellQuote.ts';
+import { withPrepareCommands } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /**

@@ -3,10 +3,11 @@ import { packagingPatch } from '../debian/packagingPatch.ts';
 import { packagingToolDepends } from '../debian/parseBuildDepends.ts';
 import type { BuildPlan } from '../port/PortState.ts';
 import { patchFileName } from '../port/patches/sourcePatches.ts';
+import { shellQuote } from '../process/shellQuote.ts';
 import { MAX_CONTROL_BYTES, readPackagingFile } from '../sources/keepDebianPackaging.ts';
 import { installForRepair } from './installForRepair.ts';
 import { BUILD_PHASES } from './otherBuildSystem.ts';
-import { shellQuote, withPackages } from './planEdits.ts';
+import { withPackages } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 export const DEBIAN_RULES_BUILD = 'debian-rules';

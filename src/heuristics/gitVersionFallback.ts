@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import { existsConfined, readTextConfined } from '../fs/index.ts';
+import { shellQuote } from '../process/shellQuote.ts';
 import { buildTreeRoot } from './buildTreeRoot.ts';
-import { shellQuote, withPrepareCommands } from './planEdits.ts';
+import { withPrepareCommands } from './planEdits.ts';
 import type { HeuristicContext, HeuristicMatch, RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /** git's words when `git describe` has nothing to describe with. */

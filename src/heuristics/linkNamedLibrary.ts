@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
-import { shellQuote, withBuildPhaseFirst, withEnv } from './planEdits.ts';
+import { shellQuote } from '../process/shellQuote.ts';
+import { withBuildPhaseFirst, withEnv } from './planEdits.ts';
 import type { HeuristicContext, HeuristicOutcome, RecoveryHeuristic } from './RecoveryHeuristic.ts';
 import { readTreeFile } from './readTreeFile.ts';
 

@@ -1,5 +1,6 @@
 import type { BuildPlan, PlanPhase } from '../port/PortState.ts';
 import { planEnvProblem } from '../port/planEnvironment.ts';
+import { shellQuote } from '../process/shellQuote.ts';
 
 /** Pure edits of a build plan used by the heuristics; each returns a new plan. */
 
@@ -81,11 +82,6 @@ export function mapCommands(
     ...plan,
     phases: plan.phases.map((p) => ({ ...p, commands: p.commands.map((c) => f(c, p.name)) })),
   };
-}
-
-/** Quotes a string for a POSIX shell. */
-export function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

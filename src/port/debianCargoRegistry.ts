@@ -1,6 +1,7 @@
 import type { Dependency } from '../analysis/dependencies/Dependency.ts';
 import { DEBIAN_CARGO_REGISTRY } from '../analysis/dependencies/resolveCrates.ts';
-import { shellQuote } from '../heuristics/planEdits.ts';
+
+import { shellQuote } from '../process/shellQuote.ts';
 import { cargoSourceReplacement } from './cargoSourceReplacement.ts';
 
 /** What building a cargo tree from Debian's packaged crates takes, and what it does to the lock. */

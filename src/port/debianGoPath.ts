@@ -1,6 +1,7 @@
 import { goBuildCommands, goPackages } from '../analysis/buildSystems/go.ts';
 import type { Dependency } from '../analysis/dependencies/Dependency.ts';
-import { shellQuote } from '../heuristics/planEdits.ts';
+
+import { shellQuote } from '../process/shellQuote.ts';
 import type { PlanPhase } from './PortState.ts';
 
 /**

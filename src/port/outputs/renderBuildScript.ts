@@ -1,5 +1,6 @@
+import { shellQuote } from '../../process/shellQuote.ts';
 import type { BuildScript } from './BuildScript.ts';
-import { commentText, shellQuote } from './shellQuote.ts';
+import { commentText } from './commentText.ts';
 
 /**
  * packages.txt: the complete prerequisites, one Debian package a line. build.sh installs them

@@ -1,5 +1,5 @@
 import type { BuildScript } from './BuildScript.ts';
-import { commentText } from './shellQuote.ts';
+import { commentText } from './commentText.ts';
 
 /**
  * A Dockerfile for a linux/riscv64 Debian trixie container that builds the port with build.sh.

@@ -1,8 +1,8 @@
+import { shellQuote } from '../../process/shellQuote.ts';
 import type { ExecutedCommand, PortState } from '../PortState.ts';
 import { type BuildScript, buildScriptOfState } from './BuildScript.ts';
 import { codeBlock, table } from './markdown.ts';
 import { renderFetchedDependencies } from './renderFetchedDependencies.ts';
-import { shellQuote } from './shellQuote.ts';
 
 export interface RecipeContext {
   imageId: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { instanceCommand, instanceEnterScript, KEPT_CAPABILITIES, shellQuote } from './instanceMounts.ts';
+import { shellQuote } from '../../process/shellQuote.ts';
+import { instanceCommand, instanceEnterScript, KEPT_CAPABILITIES } from './instanceMounts.ts';
 
 const mounts = {
   enterProgram: '/h/bin/enter-0123',

@@ -1,3 +1,4 @@
+import { shellQuote } from '../../process/shellQuote.ts';
 import type { CgroupPlacement } from '../limits/cgroupLimits.ts';
 import { bindViewLines, ENTER_FD, openViewScript, viewPath, viewsHolding } from '../userns/namespaceView.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
@@ -237,8 +238,4 @@ export function instanceCommand(
     ...command,
   ];
   return m.cgroups ? [...m.cgroups.joinArgv, ...argv] : argv;
-}
-
-export function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
