@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from './clock.ts';
+import { type Clock, systemClock } from '../engine/index.ts';
 import { DEFAULT_MAX_TOKENS } from './config/defaultModels.ts';
 import type { LlmConfig } from './config/resolveLlmConfig.ts';
 import { createOfflineLlmClient } from './createOfflineLlmClient.ts';
@@ -16,7 +16,8 @@ export interface CreateLlmClientOptions {
   config: LlmConfig;
   /** Where each exchange is appended as one JSON line (the port's `OUT/NAME/llm-calls.jsonl`). */
   callLogPath?: string;
-  clock?: Clock;
+  /** Time for retry waits (the engine's clock; its `random` is not used: `random` below is). */
+  clock?: Pick<Clock, 'now' | 'sleep'>;
   /** [0, 1); the rate-limit jitter. */
   random?: () => number;
   /** Dollars already spent by this port before a resume; they count towards the cap. */

@@ -1,5 +1,4 @@
 /** The LLM layer's public API; everything not named here is internal. */
-export { type Clock, systemClock } from './clock.ts';
 export {
   type CommandRefusal,
   type CommandReview,

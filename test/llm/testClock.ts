@@ -1,7 +1,7 @@
-import type { Clock } from '../../src/llm/clock.ts';
+import type { Clock } from '../../src/engine/index.ts';
 
 /** Real time for durations, virtual time for waits: `sleep` returns at once and is recorded. */
-export function createTestClock(): Clock & { sleeps: number[] } {
+export function createTestClock(): Pick<Clock, 'now' | 'sleep'> & { sleeps: number[] } {
   let offset = 0;
   const sleeps: number[] = [];
   return {
