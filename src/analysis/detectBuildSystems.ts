@@ -2,7 +2,7 @@ import {
   type BuildSystemCandidate,
   type BuildSystemDetector,
   buildSystemDetectors,
-  type PlanPhase,
+  type DefaultPhase,
 } from './buildSystems/index.ts';
 import { depthOf, type SourceTree } from './SourceTree.ts';
 import { preferUpstreamBuild } from './upstreamPreference.ts';
@@ -92,7 +92,7 @@ export interface DefaultPlan {
   buildSystem: BuildSystemCandidate['type'];
   /** Folder the commands run in, relative to the source root. */
   dir: string;
-  phases: PlanPhase[];
+  phases: DefaultPhase[];
 }
 
 /** The standard recipe of the chosen system (no LLM); `unknown` has none. */

@@ -6,7 +6,7 @@ export {
   type BuildSystemDetector,
   type BuildSystemType,
   buildSystemDetectors,
-  type PlanPhase,
+  type DefaultPhase,
 } from './buildSystems/index.ts';
 export { type AutotoolsHelper, checkAutotoolsHelpers, knowsRiscv64 } from './checkAutotoolsHelpers.ts';
 export {

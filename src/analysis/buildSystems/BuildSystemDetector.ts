@@ -31,7 +31,8 @@ export interface BuildSystemCandidate {
   details: Record<string, string | boolean | null>;
 }
 
-export interface PlanPhase {
+/** A phase of a build system's default plan (the port's BuildPlan turns it into a PlanPhase). */
+export interface DefaultPhase {
   name: 'bootstrap' | 'configure' | 'build' | 'test' | 'install';
   /** Shell commands run in the build folder inside the riscv64 sandbox. */
   commands: string[];
@@ -48,7 +49,7 @@ export interface BuildSystemDetector {
   type: Exclude<BuildSystemType, 'unknown'>;
   /** Looks only at `dir` ('' is the root); null when the system is not there. */
   detect(tree: SourceTree, dir: string): Detection | null;
-  defaultPlan(candidate: BuildSystemCandidate): PlanPhase[];
+  defaultPlan(candidate: BuildSystemCandidate): DefaultPhase[];
 }
 
 /** `make -j` with the sandbox's core count; the sandbox shell expands it. */

@@ -99,7 +99,7 @@ export function exitLine(result: Pick<SandboxRunResult, 'exitCode' | 'timedOut' 
  * Runs the build phases of a plan that built before (no heuristic, no fixer): each command in
  * order, logged; the first command of a phase that may not fail and fails is the answer.
  */
-export async function runPlanPhases(
+export async function rerunPlanPhases(
   svc: PortServices,
   sandbox: Sandbox,
   plan: BuildPlan,

@@ -4,7 +4,7 @@ import type { Sandbox } from '../../sandbox/Sandbox.ts';
 import type { PortServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
 import { withAudit } from './audit.ts';
-import { freshSource, installPackages, runPlanPhases } from './buildSteps.ts';
+import { freshSource, installPackages, rerunPlanPhases } from './buildSteps.ts';
 
 /**
  * Makes sure the sandbox holds the port's successful build before a node reads the build tree.
@@ -28,7 +28,7 @@ export async function ensureBuildTree(
   await freshSource(state, sandbox, svc.home);
   const installed = await installPackages(svc, sandbox, plan.packages, ctx);
   if (installed?.error) throw new Error(`rebuilding after the resume: ${installed.error.message}`);
-  const failed = await runPlanPhases(svc, sandbox, plan, ctx);
+  const failed = await rerunPlanPhases(svc, sandbox, plan, ctx);
   if (failed)
     throw new Error(
       `rebuilding after the resume: \`${failed.command}\` failed (exit ${failed.result.exitCode}) although it worked before`,

@@ -16,7 +16,7 @@ import type { PortState } from '../PortState.ts';
 import { artifactLocation, planCommandContext, SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { runPackageTests } from '../runPackageTests.ts';
 import { withAudit } from './audit.ts';
-import { freshSource, runPlanPhases } from './buildSteps.ts';
+import { freshSource, rerunPlanPhases } from './buildSteps.ts';
 import { ensureBuildTree } from './ensureBuildTree.ts';
 
 /** Roles of the artifacts every tune must build again. */
@@ -132,7 +132,7 @@ function workbench(
       await appendFile(svc.buildLog, `\n### rvport: performance mode: building ${label}\n`);
       try {
         await freshSource({ ...state, plan }, sandbox, svc.home);
-        const failed = await runPlanPhases(svc, sandbox, plan, ctx);
+        const failed = await rerunPlanPhases(svc, sandbox, plan, ctx);
         if (!failed) return { ok: true };
         const last = `${failed.result.stderr}\n${failed.result.stdout}`.trim().split('\n').at(-1) ?? '';
         return {
