@@ -14,7 +14,8 @@ import { nonNegative, positiveInt } from '../numberOptions.ts';
 import { PortProgress } from '../PortProgress.ts';
 import { UsageError } from '../UsageError.ts';
 
-interface PortOptions {
+/** The flags of `rvport port` as commander parses them. */
+interface PortFlags {
   maxAttempts: number;
   force?: boolean;
   optimize?: boolean;
@@ -84,7 +85,7 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
       '--cargo-registry <url>',
       "fetch crates from this registry's sparse index, checked against Cargo.lock (default: $RVPORT_CARGO_REGISTRY)",
     )
-    .action(async (source: string, opts: PortOptions) => {
+    .action(async (source: string, opts: PortFlags) => {
       if (opts.resume && opts.restart) throw new UsageError('--resume and --restart exclude each other');
       if (opts.target && opts.mode !== 'auto')
         throw new UsageError('--mode chooses a local sandbox mode; a --target machine is native riscv64');

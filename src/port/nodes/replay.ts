@@ -4,7 +4,7 @@ import { PortNode } from '../nodeNames.ts';
 import { writePortOutputs } from '../outputs/writePortOutputs.ts';
 import { portServices } from '../PortServices.ts';
 import type { PortState, ReplayRecord } from '../PortState.ts';
-import { routeFinishToNext } from '../routes/routeFinishToNext.ts';
+import { routeReplayToNext } from '../routes/routeReplayToNext.ts';
 import { withAudit } from './audit.ts';
 import { updateCacheEntry } from './updateCacheEntry.ts';
 
@@ -38,7 +38,7 @@ export function replaySkipReason(state: PortState): string | null {
  */
 export const replayNode = FunctionNode<PortState>({
   targets: [PortNode.optimize, '__end__'],
-  then: (s) => routeFinishToNext(s.context),
+  then: (s) => routeReplayToNext(s.context),
   run: async (s, ctx) => {
     const svc = portServices(ctx.services);
     svc.progress({ type: 'node', node: PortNode.replay });

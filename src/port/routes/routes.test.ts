@@ -5,10 +5,10 @@ import { anError, portState, someAnalysis } from '../testing/portStateFixture.ts
 import { routeAnalystToNext } from './routeAnalystToNext.ts';
 import { routeBuildResult } from './routeBuildResult.ts';
 import { routeCachedRecipeToNext } from './routeCachedRecipeToNext.ts';
-import { routeFinishToNext } from './routeFinishToNext.ts';
 import { routeFixResult } from './routeFixResult.ts';
 import { routeHeuristicPlanToNext } from './routeHeuristicPlanToNext.ts';
 import { routeInitToNext } from './routeInitToNext.ts';
+import { routeReplayToNext } from './routeReplayToNext.ts';
 import { routeSupervisorToNext } from './routeSupervisorToNext.ts';
 import { routeVerifyResult } from './routeVerifyResult.ts';
 
@@ -178,10 +178,10 @@ describe('routeSupervisorToNext, in the seed order', () => {
   });
 });
 
-describe('routeFinishToNext', () => {
+describe('routeReplayToNext', () => {
   it('runs performance mode only when asked', () => {
-    expect(routeFinishToNext(portState({ optimizeRequested: true }))).toBe('optimize');
-    expect(routeFinishToNext(portState())).toBe(END);
+    expect(routeReplayToNext(portState({ optimizeRequested: true }))).toBe('optimize');
+    expect(routeReplayToNext(portState())).toBe(END);
   });
 });
 

@@ -2,7 +2,7 @@ import { END } from '../../engine/END.ts';
 import { PortNode } from '../nodeNames.ts';
 import type { PortState } from '../PortState.ts';
 
-/** Performance mode runs only when asked for (--optimize). */
-export function routeFinishToNext(state: PortState): string {
+/** After the replay (the port's last step): performance mode, only when asked for (--optimize). */
+export function routeReplayToNext(state: PortState): string {
   return state.optimizeRequested ? PortNode.optimize : END;
 }
