@@ -1,8 +1,9 @@
 /** The LLM layer's public API; everything not named here is internal. */
+
+export type { CommandVerdict } from './commandGuard/CommandVerdict.ts';
 export {
   type CommandRefusal,
   type CommandReview,
-  type CommandVerdict,
   type GuardMode,
   type GuardOptions,
   guardCommand,

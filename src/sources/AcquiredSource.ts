@@ -82,3 +82,6 @@ export interface DebianPackaging {
   /** The Go packages debian/rules keeps out of the build (`DH_GOLANG_EXCLUDES`). */
   goExcludes?: string[];
 }
+
+/** What one kind of acquisition returns; acquireSource adds the rest. */
+export type Acquired = Omit<AcquiredSource, 'name' | 'dir' | 'kind' | 'origin' | 'acquiredAt'>;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { DEBIAN_KEYRING } from '../debian/debianMirror.ts';
 import { takeLockFile } from '../engine/stores/takeLockFile.ts';
 import { runProcess } from '../process/runProcess.ts';
-import type { StepOptions } from './acquireGit.ts';
 import { SourceError } from './SourceError.ts';
+import type { StepOptions } from './StepOptions.ts';
 
 export const APT_TIMEOUT_MS = 20 * 60 * 1000;
 /** Private package lists older than this are refreshed before a download. */

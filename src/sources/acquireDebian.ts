@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
+import type { Acquired } from './AcquiredSource.ts';
 import { acquireDebianCrate } from './acquireDebianCrate.ts';
-import type { Acquired } from './acquireSource.ts';
 import { gitEntryWarnings, sha256File } from './acquireTarball.ts';
 import { commitTree } from './commitTree.ts';
 import { keepDebianPackaging } from './keepDebianPackaging.ts';

@@ -1,13 +1,13 @@
 import { constants } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, readdir, readlink, rm, symlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StepOptions } from './acquireGit.ts';
-import type { Acquired } from './acquireSource.ts';
+import type { Acquired } from './AcquiredSource.ts';
 import { gitEntryWarnings } from './acquireTarball.ts';
 import { commitTree } from './commitTree.ts';
 import { fetchSubmodules } from './fetchSubmodules.ts';
 import { git, headCommit } from './git.ts';
 import { SourceError } from './SourceError.ts';
+import type { StepOptions } from './StepOptions.ts';
 
 /**
  * A local repository is cloned (its committed state, the user's folder untouched); a plain tree

@@ -1,19 +1,13 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Acquired } from './acquireSource.ts';
+import type { Acquired } from './AcquiredSource.ts';
 import { fetchSubmodules, type TopSource, transportOf } from './fetchSubmodules.ts';
 import { git, headCommit } from './git.ts';
 import { pinnedFetchConfig } from './pinnedFetchConfig.ts';
 import { publicAddresses } from './publicAddress.ts';
 import { SourceError } from './SourceError.ts';
+import type { StepOptions } from './StepOptions.ts';
 import { DEFAULT_FETCH_RULES, type FetchRules, fetchPolicy, isTrustedOrigin } from './sourceOrigin.ts';
-
-export interface StepOptions {
-  signal?: AbortSignal;
-  log?: (line: string) => void;
-  /** Who chose the source and what its fetches may reach (default: the command line, public addresses). */
-  fetch?: FetchRules;
-}
 
 /**
  * Clones a git URL with its submodules. Builds run without network, so submodules are fetched

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { type AcquiredSource, METADATA_FILE, METADATA_FOLDER } from './AcquiredSource.ts';
+import { type Acquired, type AcquiredSource, METADATA_FILE, METADATA_FOLDER } from './AcquiredSource.ts';
 import { acquireDebian } from './acquireDebian.ts';
 import { acquireDirectory } from './acquireDirectory.ts';
 import { acquireGit } from './acquireGit.ts';
@@ -34,8 +34,6 @@ export interface AcquireOptions {
   /** Who chose the SOURCE and what its fetches may reach (default: the command line, public addresses only). */
   fetch?: FetchRules;
 }
-
-export type Acquired = Omit<AcquiredSource, 'name' | 'dir' | 'kind' | 'origin' | 'acquiredAt'>;
 
 /** rvport's records about the tree `name` (its metadata file and, for imports, its git dir). */
 export function metadataDir(workDir: string, name: string): string {

@@ -3,11 +3,11 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { basename, join, posix } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { StepOptions } from './acquireGit.ts';
-import type { Acquired } from './acquireSource.ts';
+import type { Acquired } from './AcquiredSource.ts';
 import { commitTree } from './commitTree.ts';
 import { confinedGet } from './confinedGet.ts';
 import { SourceError } from './SourceError.ts';
+import type { StepOptions } from './StepOptions.ts';
 import { type ExtractOptions, extractTarball } from './tar/extractTarball.ts';
 
 export const DOWNLOAD_TIMEOUT_MS = 30 * 60 * 1000;

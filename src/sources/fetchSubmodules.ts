@@ -1,11 +1,11 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { StepOptions } from './acquireGit.ts';
 import { git } from './git.ts';
 import { pinnedFetchConfig } from './pinnedFetchConfig.ts';
 import { publicAddresses } from './publicAddress.ts';
 import { isSourceError } from './SourceError.ts';
+import type { StepOptions } from './StepOptions.ts';
 import { DEFAULT_FETCH_RULES, type FetchRules, fetchPolicy, isTrustedOrigin } from './sourceOrigin.ts';
 
 /** Nested submodules deeper than this are not fetched. */

@@ -14,11 +14,8 @@ import {
 } from '../../src/sandbox/packages/aptLayer.ts';
 import { DPKG_BACKEND_DIR } from '../../src/sandbox/packages/dpkgBackend.ts';
 import { DEBCONF_FRONTEND } from '../../src/sandbox/packages/maintainerPerl.ts';
-import {
-  APT_FRONTEND_DIR,
-  NATIVE_APT_ROOT,
-  nativeAptFrontend,
-} from '../../src/sandbox/packages/nativeApt.ts';
+import { nativeAptFrontend } from '../../src/sandbox/packages/nativeApt.ts';
+import { APT_FRONTEND_DIR, NATIVE_APT_ROOT } from '../../src/sandbox/packages/nativeAptPaths.ts';
 import { sandboxPaths } from '../../src/sandbox/sandboxPaths.ts';
 import { readSubordinateIds } from '../../src/sandbox/userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../../src/sandbox/userns/treeOwner.ts';

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import type { CommandVerdict } from './CommandVerdict.ts';
 import {
   ESCAPE_COMMANDS,
   INTERPRETERS,
@@ -11,8 +12,6 @@ import { checkInspectCommand } from './inspectCommands.ts';
 import { parseShell, type Redirection, type ShellWord, type SimpleCommand } from './parseShell.ts';
 import { STDIN_PATH, shellScriptOf } from './shellScriptOf.ts';
 import { OPAQUE_RUNNERS, unwrapCommand, WRAPPERS } from './wrapperCommands.ts';
-
-export type CommandVerdict = { allowed: true } | { allowed: false; reason: string };
 
 /**
  * `fix`: a command the fixer wants run in the sandbox during a build — anything but leaving the

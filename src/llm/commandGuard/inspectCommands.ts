@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { CommandVerdict } from './guardCommand.ts';
+import type { CommandVerdict } from './CommandVerdict.ts';
 import { type OptionSpec, type ParsedOption, parseOptions } from './parseOptions.ts';
 import type { Redirection, ShellWord, SimpleCommand } from './parseShell.ts';
 import { sedPrintScriptProblem } from './sedPrintScript.ts';

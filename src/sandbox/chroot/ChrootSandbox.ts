@@ -12,7 +12,7 @@ import { watchDisk } from '../limits/watchDisk.ts';
 import { checkInstallRequest } from '../packages/checkInstallRequest.ts';
 import { DebDownloadError } from '../packages/downloadDebs.ts';
 import { hostResolvedDebs } from '../packages/hostResolvedDebs.ts';
-import { APT_FRONTEND_DIR } from '../packages/nativeApt.ts';
+import { APT_FRONTEND_DIR } from '../packages/nativeAptPaths.ts';
 import { downloadMirror } from '../packages/parseAptUris.ts';
 import { removeTree } from '../removeTree.ts';
 import {

@@ -9,16 +9,10 @@ import { readInstalledPackages } from '../dpkgStatus.ts';
 import { imageTree } from '../imageStore.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
 import { downloadDebs } from './downloadDebs.ts';
+import { APT_FRONTEND_DIR, NATIVE_APT_ROOT } from './nativeAptPaths.ts';
 import { type AptDownload, isAllowedUri } from './parseAptUris.ts';
 import { assertBytes, assertCount } from './planHostDownloads.ts';
 
-/**
- * Inside the sandbox: the x86_64 apt, unpacked from the archive's amd64 packages of the rootfs's
- * apt version, and the folder whose `apt-get` installs run (the ChrootSandbox puts it first in an
- * install's PATH; a build's commands never have it, and apt runs dpkg with its own DPkg::Path).
- */
-export const NATIVE_APT_ROOT = '/usr/lib/rvport-apt/x86_64';
-export const APT_FRONTEND_DIR = '/usr/lib/rvport-apt/frontend';
 /** The x86_64 loader, where the tools tree's programs find it. */
 const LOADER = '/lib64/ld-linux-x86-64.so.2';
 /**

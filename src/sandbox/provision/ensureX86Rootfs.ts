@@ -9,10 +9,11 @@ import { DEFAULT_SUITE, imageKey, x86RootfsRecipe } from '../imageRecipes.ts';
 import { type ImageRecord, readImageRecord } from '../imageStore.ts';
 import { sandboxPaths } from '../sandboxPaths.ts';
 import { readSubordinateIds } from '../userns/subordinateIds.ts';
+import { host } from './hostCommand.ts';
 import { lineForwarder } from './lineForwarder.ts';
 import { mmdebstrapArgs } from './mmdebstrapArgs.ts';
 import { provisionAccess } from './provisionAccess.ts';
-import { host, provisionImage, removeAbandonedTemps } from './provisionImage.ts';
+import { provisionImage, removeAbandonedTemps } from './provisionImage.ts';
 
 export interface EnsureX86RootfsOptions {
   home?: string;

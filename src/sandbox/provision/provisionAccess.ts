@@ -2,7 +2,7 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import { asNamespaceRoot, viewPath } from '../userns/namespaceView.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
 import { runAsTreeOwner } from '../userns/treeOwner.ts';
-import { host } from './provisionImage.ts';
+import { host } from './hostCommand.ts';
 
 /**
  * How provisioning reaches the trees it makes. As root, mmdebstrap makes trees owned by host

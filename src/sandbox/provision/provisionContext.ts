@@ -10,10 +10,11 @@ import { type ImageRecipe, imageKey } from '../imageRecipes.ts';
 import type { ImageRecord } from '../imageStore.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
 import { readSubordinateIds, type SubordinateIds } from '../userns/subordinateIds.ts';
+import { host } from './hostCommand.ts';
 import { lineForwarder } from './lineForwarder.ts';
 import { mmdebstrapArgs } from './mmdebstrapArgs.ts';
 import { type ProvisionAccess, provisionAccess } from './provisionAccess.ts';
-import { host, type ProvisionStep, provisionImage } from './provisionImage.ts';
+import { type ProvisionStep, provisionImage } from './provisionImage.ts';
 
 /** What every image step of a setup shares: where images go, who owns them, the mirror. */
 export interface ProvisionContext {

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
 import { isProcessAlive } from '../../process/isProcessAlive.ts';
 import { runProcess } from '../../process/runProcess.ts';
-import { SandboxError } from '../errors.ts';
 import { IMAGE_RECORD, IMAGE_TREE, type ImageRecord, imageTarball, readImageRecord } from '../imageStore.ts';
 import { removeTree } from '../removeTree.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
+import { host } from './hostCommand.ts';
 import type { ProvisionAccess } from './provisionAccess.ts';
 
 const TEMP_PREFIX = '.tmp-';
@@ -169,26 +169,4 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
   if (bytes >= 1024 ** 2) return `${Math.round(bytes / 1024 ** 2)} MiB`;
   return `${Math.round(bytes / 1024)} KiB`;
-}
-
-/** A host command that must succeed (its output tail goes into the error). */
-export async function host(
-  command: readonly string[],
-  options: { signal?: AbortSignal; onStderr?: (chunk: Buffer) => void; timeoutMs?: number } = {},
-): Promise<string> {
-  const result = await runProcess({
-    command,
-    signal: options.signal,
-    onStderr: options.onStderr,
-    timeoutMs: options.timeoutMs ?? 60 * 60_000,
-    env: { DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  if (result.aborted) throw new SandboxError('provision-failed', `${command[0]} interrupted`);
-  if (result.exitCode !== 0) {
-    throw new SandboxError(
-      'provision-failed',
-      `${command.slice(0, 3).join(' ')}… failed (exit ${result.exitCode}${result.timedOut ? ', timed out' : ''}):\n${result.stderr.slice(-3000)}`,
-    );
-  }
-  return result.stdout;
 }

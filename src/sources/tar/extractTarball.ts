@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
 import { chmod, copyFile, lstat, lutimes, mkdir, open, rename, rm, symlink, utimes } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { StepOptions } from '../acquireGit.ts';
 import { isSourceError, SourceError } from '../SourceError.ts';
+import type { StepOptions } from '../StepOptions.ts';
 import { openDecompressed } from './openDecompressed.ts';
 import { readTar, type TarEntry } from './readTar.ts';
 import { resolveLink } from './resolveLink.ts';
