@@ -1,0 +1,78 @@
+// The architecture's rules, checked by `npm run check:deps` (part of `npm test`): a violation fails
+// the test run. The deep imports and capability -> port imports that the layout still has (issue
+// 36) are listed in .dependency-cruiser-known-violations.json and not reported: a new one fails,
+// and a change that removes some shrinks the list (`npm run check:deps:baseline` rewrites it).
+/** Folders with an index.ts: the one door other rooms import them through. */
+const ROOMS_WITH_A_DOOR = ['analysis', 'engine', 'fs', 'heuristics', 'llm', 'sandbox', 'sources', 'verify'];
+/** Capabilities: rooms the port workflow uses, which never import it. */
+const CAPABILITIES = [
+  'analysis',
+  'debian',
+  'engine',
+  'fs',
+  'heuristics',
+  'llm',
+  'optimize',
+  'probe',
+  'process',
+  'recipes',
+  'replay',
+  'sandbox',
+  'sources',
+  'verify',
+];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'A file-level import cycle (type-only imports count): split the shared part into its own file.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that resolves to no file.',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true, dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'engine-has-no-dependencies',
+      severity: 'error',
+      comment: 'The graph engine uses Node.js alone: no npm package.',
+      from: { path: '^src/engine/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'capability-imports-workflow',
+      severity: 'error',
+      comment: 'A capability imports the port workflow (issue 36: it gets plan values, never PortState).',
+      from: { path: `^src/(${CAPABILITIES.join('|')})/` },
+      to: { path: '^src/port/' },
+    },
+    {
+      name: 'deep-import',
+      severity: 'error',
+      comment: "An import into another room's files past its index.ts (issue 36: one door per room).",
+      from: { path: '^src/([^/]+)/' },
+      to: {
+        path: `^src/(${ROOMS_WITH_A_DOOR.join('|')})/.+`,
+        pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$'],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.test\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
