@@ -12,6 +12,14 @@ const ran = (attempt: number, durationMs: number): ExecutedCommand => ({
   origin: 'plan',
 });
 const verified = { verdict: 'verified' as const, reason: 'riscv64 ELF' };
+const plan = {
+  buildSystem: 'make',
+  dir: '.',
+  phases: [],
+  packages: [],
+  expectedArtifacts: [],
+  origin: 'default' as const,
+};
 
 describe('the replay as the last step of a port', () => {
   it('counts the commands of the last attempt only (the ones build.sh repeats)', () => {
@@ -20,10 +28,22 @@ describe('the replay as the last step of a port', () => {
     expect(lastBuildMs(portState({ executed: [] }))).toBe(0);
   });
 
-  it('replays a short verified build by default, and says why it does not otherwise', () => {
-    const short = portState({ verification: verified, executed: [ran(1, 60_000)] });
+  it('does not run again by default a build that was one clean run of the recipe', () => {
+    const clean = portState({ verification: verified, plan, executed: [ran(1, 60_000)] });
+    expect(replaySkipReason(clean)).toMatch(
+      /^not needed: the verified build was one run of the recipe's own plan/,
+    );
+    expect(replaySkipReason({ ...clean, options: { ...clean.options, replay: 'on' } })).toBeNull();
+  });
+
+  it('replays a short verified build with doubt by default, and says why it does not otherwise', () => {
+    const short = portState({ verification: verified, plan, executed: [ran(1, 60_000), ran(2, 1_000)] });
     expect(replaySkipReason(short)).toBeNull();
-    const long = portState({ verification: verified, executed: [ran(1, REPLAY_AUTO_MAX_BUILD_MS + 60_000)] });
+    const long = portState({
+      verification: verified,
+      plan: { ...plan, origin: 'llm' },
+      executed: [ran(1, REPLAY_AUTO_MAX_BUILD_MS + 60_000)],
+    });
     expect(replaySkipReason(long)).toMatch(/the build took 11 min, longer than the 10 min/);
     expect(replaySkipReason({ ...long, options: { ...long.options, replay: 'on' } })).toBeNull();
     expect(replaySkipReason({ ...short, options: { ...short.options, replay: 'off' } })).toBe(

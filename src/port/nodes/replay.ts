@@ -4,6 +4,7 @@ import { PortNode } from '../nodeNames.ts';
 import { writePortOutputs } from '../outputs/writePortOutputs.ts';
 import { portServices } from '../PortServices.ts';
 import type { PortState, ReplayRecord } from '../PortState.ts';
+import { replayDoubt } from '../replayDoubt.ts';
 import { routeReplayToNext } from '../routes/routeReplayToNext.ts';
 import { withAudit } from './audit.ts';
 import { updateCacheEntry } from './updateCacheEntry.ts';
@@ -20,13 +21,22 @@ export function lastBuildMs(state: PortState): number {
   return state.executed.filter((e) => e.attempt === last).reduce((sum, e) => sum + e.durationMs, 0);
 }
 
-/** Why a port does not replay (null: it does). */
+/**
+ * Why a port does not replay (null: it does). By default (auto) a port replays when there is
+ * doubt that build.sh alone rebuilds what it built (replayDoubt: a repair, an LLM or cached plan,
+ * several attempts, commands outside the plan, patches `patch` may apply differently) and the
+ * build took under 10 minutes; a build that was itself one clean run of the recipe is not run
+ * again (that replay would repeat the same commands on the same source and images).
+ */
 export function replaySkipReason(state: PortState): string | null {
   const wanted = state.options.replay ?? 'auto';
   if (wanted === 'off') return 'not asked for (--no-replay)';
   if (state.verification?.verdict !== 'verified') return 'the port is not verified';
+  if (wanted === 'on') return null;
+  if (replayDoubt(state).length === 0)
+    return "not needed: the verified build was one run of the recipe's own plan from a fresh copy of the source, unrepaired, which is what build.sh does (--replay replays it)";
   const took = lastBuildMs(state);
-  if (wanted === 'auto' && took > REPLAY_AUTO_MAX_BUILD_MS)
+  if (took > REPLAY_AUTO_MAX_BUILD_MS)
     return `the build took ${Math.round(took / 60_000)} min, longer than the ${REPLAY_AUTO_MAX_BUILD_MS / 60_000} min below which a port replays by default (--replay replays it)`;
   return null;
 }
