@@ -82,6 +82,12 @@ export interface PortServices {
    */
   collectModeEvidence?(sandbox: Sandbox): Promise<UserlandEvidence | undefined>;
   /**
+   * The same for a build that failed: the evidence of the instance the last attempt ran in, when
+   * the port built in native-userland mode on per-build evidence and an instance ran (escalate
+   * calls it, so that a failure the evidence clears of the fast userland is not built again).
+   */
+  collectFailedModeEvidence?(): Promise<UserlandEvidence | undefined>;
+  /**
    * The package names apt in the sandbox can install (the rootfs image's package lists), loaded
    * once; null when unknown. Absent: LLM-proposed package names are checked by form only.
    */

@@ -21,6 +21,8 @@ export function localSandboxProvider(options: {
   /** Accelerated mode with the Rust layer (the x86_64 cargo and rustc). */
   useRust(imageId: string): void;
   readonly mode: SandboxMode;
+  /** Whether an instance was made (and not discarded since). */
+  readonly running: boolean;
 } {
   let instance: Promise<ChrootSandbox> | null = null;
   let mode = options.mode;
@@ -33,6 +35,9 @@ export function localSandboxProvider(options: {
     },
     get mode() {
       return mode;
+    },
+    get running() {
+      return instance !== null;
     },
     useRust(nextImageId) {
       if (instance) throw new Error('the sandbox instance is already running without the Rust layer');

@@ -21,7 +21,10 @@ import { sshSandboxProvider } from './sshSandboxProvider.ts';
 export interface PortSandbox {
   provider: SandboxProvider;
   /** The seams of PortServices that choose the mode and the Rust layer and collect the evidence. */
-  seams: Pick<PortServices, 'chooseMode' | 'chooseRust' | 'collectModeEvidence'>;
+  seams: Pick<
+    PortServices,
+    'chooseMode' | 'chooseRust' | 'collectModeEvidence' | 'collectFailedModeEvidence'
+  >;
   /** Whether the build runs in native-userland mode on its own evidence (as chosen so far). */
   perBuild(): boolean;
 }
@@ -110,6 +113,10 @@ export function portSandbox(options: {
       chooseRust,
       collectModeEvidence: async (box) =>
         perBuild ? collectUserlandEvidence(box as ChrootSandbox, { home: options.home }) : undefined,
+      collectFailedModeEvidence: async () =>
+        perBuild && local.running
+          ? collectUserlandEvidence((await local.get()) as ChrootSandbox, { home: options.home })
+          : undefined,
     },
     perBuild: () => perBuild,
   };

@@ -19,6 +19,28 @@ describe('userlandRefusal', () => {
     expect(userlandRefusal(failed)).toBe('the port ended escalated in native-userland mode');
   });
 
+  it("lets a compiler's error on a source file stand after a build whose evidence was accepted", () => {
+    const compiled = (evidence: unknown, output: string) =>
+      portState({
+        buildStatus: 'ESCALATED',
+        userlandEvidence: evidence,
+        errors: [{ ...makeError({ node: 'build', output }), category: 'COMPILATION' }],
+      } as never);
+    const cpp =
+      "make: Entering directory '/build/src'\nencrypt.cpp:42:41: error: no matching function for call to 'min'";
+    expect(userlandRefusal(compiled(accepted, cpp))).toBeUndefined();
+    // without evidence, or with a failure the userland may have made, it is redone
+    expect(userlandRefusal(compiled(undefined, cpp))).toBe(
+      'the port ended escalated in native-userland mode',
+    );
+    expect(userlandRefusal(compiled(accepted, 'configure: error: cannot run test program'))).toBe(
+      'the port ended escalated in native-userland mode',
+    );
+    expect(userlandRefusal(compiled({ ...accepted, accepted: false, reason: 'sed differs' }, cpp))).toBe(
+      'sed differs',
+    );
+  });
+
   it('lets stand what no build command made: the cost cap, the source, a sandbox limit', () => {
     const capped = portState({ buildStatus: 'ESCALATED' });
     capped.llm = { ...capped.llm, costUsd: capped.options.costCapUsd + 1 };

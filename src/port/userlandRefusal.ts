@@ -1,7 +1,12 @@
-import type { PortState } from './PortState.ts';
+import type { ErrorRecord, PortState } from './PortState.ts';
 import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from './vocabulary.ts';
 
-/** Why a native-userland build on its own evidence is redone, or undefined when it stands. */
+/**
+ * Why a native-userland build on its own evidence is redone, or undefined when it stands: a
+ * verified build stands on accepted evidence; a failed one stands when no build command made the
+ * failure, or when the compiler stopped at an error in a source file after a build whose evidence
+ * was accepted (the cross compiler is the same in accelerated mode).
+ */
 export function userlandRefusal(
   state: Pick<PortState, 'userlandEvidence' | 'verification' | 'errors' | 'llm' | 'options' | 'buildStatus'>,
 ): string | undefined {
@@ -19,10 +24,21 @@ export function userlandRefusal(
       !SANDBOX_LIMIT_CATEGORIES.has(last.category) &&
       state.llm.costUsd <= state.options.costCapUsd;
     if (!fromBuild) return undefined;
+    // the same cross compiler builds in both modes: its error on a source file, after a build
+    // whose every checked program call matched riscv64, is the package's, not the userland's
+    if (evidence?.accepted && compilerError(last)) return undefined;
     return `the port ended ${state.buildStatus === 'ESCALATED' || state.buildStatus === 'FAILED' ? 'escalated' : 'without a verified build'} in native-userland mode`;
   }
   if (!evidence) return 'the build left no evidence';
   return undefined;
+}
+
+/** `file.c:12:3: error: …` from the compiler, the error the build stopped at. */
+const SOURCE_DIAGNOSTIC =
+  /^[^\s:]+\.(c|cc|cpp|cxx|c\+\+|C|h|hh|hpp|hxx|i|ii|s|S)(:\d+){1,2}: (fatal )?error: /;
+
+function compilerError(error: Pick<ErrorRecord, 'category' | 'errorLine'>): boolean {
+  return error.category === 'COMPILATION' && SOURCE_DIAGNOSTIC.test(error.errorLine ?? '');
 }
 
 export function redoReason(reason: string): string {

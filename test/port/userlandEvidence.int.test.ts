@@ -172,4 +172,30 @@ describe.sequential('native-userland mode on per-build evidence', () => {
     },
     40 * MINUTES,
   );
+
+  it(
+    'does not build again in accelerated mode a failure the compiler made, after a build on accepted evidence',
+    async () => {
+      const dir = makeProject('evbroken');
+      writeFileSync(
+        join(dir, 'main.c'),
+        '#include "gen.h"\nint main(void) { return COUNT + undeclared_thing; }\n',
+      );
+      execFileSync(
+        'git',
+        ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qam', 'break'],
+        {
+          cwd: dir,
+        },
+      );
+      const result = await port(dir, 'broken');
+      expect(result.kind, result.message).toBe('escalated');
+      const state = result.state;
+      // the port stayed in the mode it built in: no second build in accelerated mode
+      expect(state?.options).toMatchObject({ mode: 'native-userland', modeEvidence: 'per-build' });
+      expect(state?.userlandEvidence?.accepted, state?.userlandEvidence?.reason).toBe(true);
+      expect(state?.errors.at(-1)?.errorLine).toMatch(/^main\.c:2:\d+: error: .undeclared_thing. undeclared/);
+    },
+    30 * MINUTES,
+  );
 });

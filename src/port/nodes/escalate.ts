@@ -6,15 +6,22 @@ import { portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
 import { withAudit } from './audit.ts';
 
-/** Marks the port escalated with its reason; the runner writes escalation.md from the state. No LLM. */
+/**
+ * Marks the port escalated with its reason; the runner writes escalation.md from the state. A
+ * build in native-userland mode on its own evidence keeps the evidence of its last instance (it
+ * decides whether runPort builds it again in accelerated mode). No LLM.
+ */
 export const escalateNode = FunctionNode<PortState>({
   then: END,
-  run: (s, ctx) => {
-    portServices(ctx.services).progress({ type: 'node', node: PortNode.escalate });
+  run: async (s, ctx) => {
+    const svc = portServices(ctx.services);
+    svc.progress({ type: 'node', node: PortNode.escalate });
     const state = s.context;
     const reason = state.escalationReason ?? escalationReason(state) ?? 'the port could not go on';
+    const evidence = state.userlandEvidence ?? (await svc.collectFailedModeEvidence?.());
     return {
       context: {
+        ...(evidence ? { userlandEvidence: evidence } : {}),
         buildStatus: 'ESCALATED',
         escalationReason: reason,
         audit: withAudit(state, PortNode.escalate, 'escalated', reason),
