@@ -343,6 +343,10 @@ export interface PortState {
     output: string;
     /** The program is not in this build's tree (an x86_64 build may name an object folder otherwise). */
     absent?: true;
+    /** It gave no answer within the time limit (and was not started again with other flags). */
+    timedOut?: true;
+    /** A byte-identical copy of this program, run already: its result, not a run of this copy. */
+    sameAs?: string;
   }[];
   /** Compiler warnings in the build log that point at riscv64 hazards (char signedness, …). */
   hazardWarnings: string[];

@@ -59,4 +59,42 @@ describe('smokeRunPrograms', () => {
     // the absent program is not tried a second time
     expect(calls.filter((c) => c[0] === '/build/src/gone')).toHaveLength(1);
   });
+
+  it('runs a byte-identical copy once, and does not ask a program that never answered for --help', async () => {
+    const calls: string[][] = [];
+    const box = {
+      run: async (command: readonly string[]) => {
+        calls.push([...command]);
+        if (command[0] === 'sha256sum')
+          return result(
+            0,
+            [
+              `${'a'.repeat(64)}  /build/src/build/gui`,
+              `${'a'.repeat(64)}  /build/dest/usr/bin/gui`,
+              `${'b'.repeat(64)}  /build/src/build/tool`,
+            ].join('\n'),
+          );
+        if (command[0] === '/build/src/build/gui') return { ...result(137), timedOut: true };
+        return result(0, 'tool 2.0');
+      },
+    } as unknown as Sandbox;
+    const runs = await smokeRunPrograms(box, [
+      program('build/gui'),
+      program('DESTDIR/usr/bin/gui'),
+      program('build/tool'),
+    ]);
+    expect(runs).toEqual([
+      { program: 'build/gui', command: 'build/gui --version', exitCode: 137, output: '', timedOut: true },
+      {
+        program: 'DESTDIR/usr/bin/gui',
+        command: 'DESTDIR/usr/bin/gui --version',
+        exitCode: 137,
+        output: '',
+        timedOut: true,
+        sameAs: 'build/gui',
+      },
+      { program: 'build/tool', command: 'build/tool --version', exitCode: 0, output: 'tool 2.0' },
+    ]);
+    expect(calls.map((c) => c[0])).toEqual(['sha256sum', '/build/src/build/gui', '/build/src/build/tool']);
+  });
 });

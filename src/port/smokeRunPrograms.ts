@@ -23,10 +23,32 @@ async function present(sandbox: Sandbox, path: string, signal?: AbortSignal): Pr
   return result.exitCode === 0;
 }
 
+/** The SHA-256 of each file that is there (one sha256sum for all; absent files are left out). */
+async function digests(
+  sandbox: Sandbox,
+  paths: readonly string[],
+  signal?: AbortSignal,
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  if (paths.length < 2) return found;
+  const result = await sandbox.run(['sha256sum', '--', ...paths], {
+    timeoutMs: SMOKE_TIMEOUT_MS,
+    ...(signal ? { signal } : {}),
+  });
+  for (const line of result.stdout.split('\n')) {
+    const match = /^([0-9a-f]{64}) [ *](.+)$/.exec(line);
+    if (match?.[1] && match[2] && paths.includes(match[2])) found.set(match[2], match[1]);
+  }
+  return found;
+}
+
 /**
  * Starts each program once with `--version`, and with `--help` when that fails, in `sandbox`
  * (the riscv64 instance, or the x86_64 one holding the same build's programs at the same paths).
- * A program the tree does not hold is recorded as absent, not as a failure.
+ * A program the tree does not hold is recorded as absent, not as a failure. A program that gives
+ * no answer within the time limit is not started again with `--help` (it does not read its
+ * arguments: a GUI or a daemon waits), and a copy of a program already run (the build folder's
+ * and DESTDIR's, byte for byte) takes that run's result instead of running again.
  */
 export async function smokeRunPrograms(
   sandbox: Sandbox,
@@ -34,9 +56,27 @@ export async function smokeRunPrograms(
   options: { signal?: AbortSignal; onCommand?(command: string): void } = {},
 ): Promise<PortState['smokeTests']> {
   const results: PortState['smokeTests'] = [];
-  for (const program of programs) {
+  const insideOf = (program: ArtifactRecord) => {
     const { folder, rel } = artifactLocation(program.path);
-    const inside = posix.join(folder === 'dest' ? SANDBOX_DEST : SANDBOX_SRC, rel);
+    return posix.join(folder === 'dest' ? SANDBOX_DEST : SANDBOX_SRC, rel);
+  };
+  const digestOf = await digests(sandbox, programs.map(insideOf), options.signal);
+  const runBy = new Map<string, { program: string; runs: PortState['smokeTests'] }>();
+  for (const program of programs) {
+    const inside = insideOf(program);
+    const digest = digestOf.get(inside);
+    const earlier = digest ? runBy.get(digest) : undefined;
+    if (earlier) {
+      for (const run of earlier.runs)
+        results.push({
+          ...run,
+          program: program.path,
+          command: `${program.path}${run.command.slice(earlier.program.length)}`,
+          sameAs: earlier.program,
+        });
+      continue;
+    }
+    const runs: PortState['smokeTests'] = [];
     for (const flag of ['--version', '--help']) {
       options.onCommand?.(`${program.path} ${flag}`);
       const result = await sandbox.run([inside, flag], {
@@ -45,8 +85,8 @@ export async function smokeRunPrograms(
         ...(options.signal ? { signal: options.signal } : {}),
       });
       // absent: the sandbox cannot even enter its folder (exit 1) or find it (127)
-      if (result.exitCode !== 0 && !(await present(sandbox, inside, options.signal))) {
-        results.push({
+      if (result.exitCode !== 0 && !result.timedOut && !(await present(sandbox, inside, options.signal))) {
+        runs.push({
           program: program.path,
           command: `${program.path} ${flag}`,
           exitCode: 127,
@@ -56,14 +96,17 @@ export async function smokeRunPrograms(
         break;
       }
       const output = `${result.stdout}${result.stderr}`.trim().split('\n').slice(0, 3).join('\n');
-      results.push({
+      runs.push({
         program: program.path,
         command: `${program.path} ${flag}`,
         exitCode: result.exitCode,
         output,
+        ...(result.timedOut ? { timedOut: true as const } : {}),
       });
-      if (result.exitCode === 0) break;
+      if (result.exitCode === 0 || result.timedOut) break;
     }
+    results.push(...runs);
+    if (digest) runBy.set(digest, { program: program.path, runs });
   }
   return results;
 }
