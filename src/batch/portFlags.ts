@@ -8,6 +8,8 @@ export const portSettingsSchema = z
     mode: z.enum(['auto', 'native-userland', 'accelerated', 'emulated']).optional(),
     /** Time limit of one build command, seconds (`port --timeout`). */
     commandTimeoutSec: z.number().int().positive().optional(),
+    /** Time limit of each test command, seconds (`port --test-timeout`). */
+    testTimeoutSec: z.number().int().positive().optional(),
     /** No LLM calls even where a provider is configured (`port --offline`). */
     offline: z.boolean().optional(),
     /** LLM cost limit of each port in dollars (`port --cost-cap`). */
@@ -28,6 +30,7 @@ export function portFlags(settings: PortSettings): string[] {
   if (settings.maxAttempts !== undefined) flags.push('--max-attempts', String(settings.maxAttempts));
   if (settings.mode !== undefined) flags.push('--mode', settings.mode);
   if (settings.commandTimeoutSec !== undefined) flags.push('--timeout', String(settings.commandTimeoutSec));
+  if (settings.testTimeoutSec !== undefined) flags.push('--test-timeout', String(settings.testTimeoutSec));
   if (settings.offline) flags.push('--offline');
   if (settings.costCapUsd !== undefined) flags.push('--cost-cap', String(settings.costCapUsd));
   if (settings.differential) flags.push('--differential');

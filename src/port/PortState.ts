@@ -334,6 +334,8 @@ export interface PortState {
     startedAt?: string;
     /** Per test, as the harness reported it (older states lack it). */
     cases?: TestCase[];
+    /** The test command stopped at the time limit (`--test-timeout`), when one was. */
+    cutAt?: { command: string; limitSeconds: number };
   } | null;
   /** Programs started once under emulation after the build (`--version`, `--help`). */
   smokeTests: {

@@ -60,6 +60,16 @@ describe('runPackageTests', () => {
     ]);
   });
 
+  it('says where a test run was cut at its time limit', async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'rvport-tests-tree-'));
+    const box = new FakeSandbox((line) =>
+      line === 'make check' ? { exitCode: 124, stdout: 'PASS: t/slow-1\n', timedOut: true } : { exitCode: 0 },
+    );
+    const run = await runPackageTests(box, { plan, timeoutMs: 600_000, logFile: join(tree, 'log') });
+    expect(run.cutAt).toEqual({ command: 'make check', limitSeconds: 600 });
+    expect(run.summary).toMatch(/time limit of 600 s: cut; --test-timeout raises it/);
+  });
+
   it('takes the run as one test when no harness names its tests', async () => {
     const tree = mkdtempSync(join(tmpdir(), 'rvport-tests-tree-'));
     const run = await runPackageTests(sandboxOver(tree, 'it broke\n', 1), {

@@ -43,6 +43,7 @@ export async function runPackageTests(sandbox: Sandbox, run: PackageTestRun): Pr
     return { ran: false, passed: 0, failed: 0, exitCode: null, summary: 'the build system has no test step' };
   let output = '';
   let exitCode = 0;
+  let cut: string | undefined;
   const startedAt = new Date().toISOString();
   for (const command of commands) {
     run.onCommand?.(command);
@@ -53,7 +54,10 @@ export async function runPackageTests(sandbox: Sandbox, run: PackageTestRun): Pr
       ...(run.signal ? { signal: run.signal } : {}),
     });
     output += `${result.stdout}\n${result.stderr}\n`;
-    if (result.timedOut) output += `(the tests ran past the time limit of ${run.timeoutMs / 1000} s)\n`;
+    if (result.timedOut) {
+      cut = command;
+      output += `(the tests ran past the time limit of ${run.timeoutMs / 1000} s: cut; --test-timeout raises it)\n`;
+    }
     if (result.exitCode !== 0) {
       exitCode = result.exitCode;
       break;
@@ -88,7 +92,16 @@ export async function runPackageTests(sandbox: Sandbox, run: PackageTestRun): Pr
         ...(exitCode === 0 ? {} : { output: tail }),
       },
     ];
-  return { ran: true, passed: counts.passed, failed: counts.failed, exitCode, summary, startedAt, cases };
+  return {
+    ran: true,
+    passed: counts.passed,
+    failed: counts.failed,
+    exitCode,
+    summary,
+    startedAt,
+    cases,
+    ...(cut ? { cutAt: { command: cut, limitSeconds: run.timeoutMs / 1000 } } : {}),
+  };
 }
 
 /**

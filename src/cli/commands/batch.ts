@@ -32,6 +32,7 @@ interface BatchOptions {
   maxAttempts?: number;
   mode?: RequestedMode;
   timeout?: number;
+  testTimeout?: number;
   offline?: boolean;
   costCap?: number;
   differential?: boolean;
@@ -65,6 +66,7 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
       ]),
     )
     .option('--timeout <seconds>', 'time limit of one build command in a port', positiveInt)
+    .option('--test-timeout <seconds>', 'time limit of each test command in a port', positiveInt)
     .option('--offline', 'no LLM calls in the ports even if a provider is configured')
     .option('--cost-cap <usd>', 'LLM cost limit of each port in dollars', nonNegative)
     .option('--differential', 'differential tests against x86_64 in every port (port --differential)')
@@ -126,6 +128,7 @@ async function runBatchCommand(
     ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
     ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
     ...(opts.timeout !== undefined ? { commandTimeoutSec: opts.timeout } : {}),
+    ...(opts.testTimeout !== undefined ? { testTimeoutSec: opts.testTimeout } : {}),
     ...(opts.offline ? { offline: true } : {}),
     ...(opts.costCap !== undefined ? { costCapUsd: opts.costCap } : {}),
     ...(opts.differential ? { differential: true } : {}),

@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { isPreflightError } from '../../doctor/PreflightError.ts';
 import { isEngineError } from '../../engine/errors.ts';
 import type { RequestedMode } from '../../port/chooseSandboxMode.ts';
-import { runPort } from '../../port/runPort.ts';
+import { DEFAULT_TEST_TIMEOUT_MS, runPort } from '../../port/runPort.ts';
 import { isSandboxError } from '../../sandbox/errors.ts';
 import { isSourceError } from '../../sources/SourceError.ts';
 import type { SourceOrigin } from '../../sources/sourceOrigin.ts';
@@ -29,6 +29,7 @@ interface PortFlags {
   keepSandbox?: boolean;
   json?: boolean;
   timeout?: number;
+  testTimeout?: number;
   goProxy?: string;
   cargoRegistry?: string;
   differential?: boolean;
@@ -65,6 +66,11 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
     )
     .option('--keep-sandbox', 'keep the sandbox instance after the port')
     .option('--timeout <seconds>', 'time limit of one build command', positiveInt)
+    .option(
+      '--test-timeout <seconds>',
+      `time limit of each command of the package's tests (default ${DEFAULT_TEST_TIMEOUT_MS / 1000})`,
+      positiveInt,
+    )
     .option('--differential', 'also build and test the same plan for x86_64 and compare per test')
     .option('--no-differential', 'no differential tests (the default)')
     .option('--replay', 'replay build.sh in a fresh instance as the last step, however long the build took')
@@ -107,6 +113,7 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
             ...(opts.costCap !== undefined ? { costCapUsd: opts.costCap } : {}),
             keepSandbox: !!opts.keepSandbox,
             ...(opts.timeout ? { commandTimeoutMs: opts.timeout * 1000 } : {}),
+            ...(opts.testTimeout ? { testTimeoutMs: opts.testTimeout * 1000 } : {}),
             ...(opts.goProxy ? { goProxy: opts.goProxy } : {}),
             ...(opts.cargoRegistry ? { cargoRegistry: opts.cargoRegistry } : {}),
             ...(opts.differential !== undefined ? { differential: opts.differential } : {}),

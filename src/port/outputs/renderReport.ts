@@ -148,7 +148,11 @@ export function renderReport(state: PortState): string {
   out.push(
     state.tests
       ? state.tests.ran
-        ? `${state.tests.passed} passed, ${state.tests.failed} failed (exit ${state.tests.exitCode})\n\n${codeBlock(state.tests.summary)}`
+        ? `${state.tests.passed} passed, ${state.tests.failed} failed (exit ${state.tests.exitCode})${
+            state.tests.cutAt
+              ? `; **cut** at the time limit of ${state.tests.cutAt.limitSeconds} s in \`${state.tests.cutAt.command}\` (--test-timeout raises it)`
+              : ''
+          }\n\n${codeBlock(state.tests.summary)}`
         : `not run: ${state.tests.summary}`
       : 'not run',
   );
