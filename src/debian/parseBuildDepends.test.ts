@@ -20,6 +20,18 @@ describe('parseBuildDepends', () => {
     expect(parseBuildDepends(control)).toEqual([['libncurses5-dev']]);
   });
 
+  it('leaves documentation typesetting tools out unless an alternative is not one (the Build-Depends of libemf)', () => {
+    const control = [
+      'Source: libemf',
+      'Build-Depends: debhelper-compat (= 13),',
+      '\tautoconf-archive,',
+      '\tdoxygen, doxygen-latex, graphviz, texlive-latex-extra, python3-sphinx-rtd-theme,',
+      '\tlibfoo-dev | doxygen',
+      '',
+    ].join('\n');
+    expect(parseBuildDepends(control)).toEqual([['autoconf-archive'], ['libfoo-dev', 'doxygen']]);
+  });
+
   it('reads continuation lines, architecture qualifiers and build profiles (util-linux)', () => {
     const names = parseBuildDepends(fixture('util-linux')).map((r) => r.join('|'));
     // profiles: only nodoc is set, so <!stage1 !nodoc> (asciidoctor, for the manual pages) does

@@ -27,6 +27,39 @@ export function isPackagingOnly(name: string): boolean {
   return PACKAGING_ONLY.has(name) || name.startsWith('dh-');
 }
 
+/**
+ * Tools that typeset documentation (TeX, doxygen's LaTeX and graphs, Sphinx, pandoc): a riscv64
+ * build of the programs and libraries does not need them, and under emulation they are the
+ * slowest installs there are (libemf's doxygen-latex pulled TeX Live: 648 s). A build that does
+ * ask for one (`doxygen not found`) gets it from the install repairs.
+ */
+const DOCUMENTATION_ONLY = new Set([
+  'doxygen',
+  'doxygen-latex',
+  'doxygen-doc',
+  'graphviz',
+  'latexmk',
+  'lmodern',
+  'tex-gyre',
+  'pandoc',
+  'asciidoctor',
+  'ghostscript',
+  'inkscape',
+  'hevea',
+  'latex2html',
+  'furo',
+]);
+
+/** True for a documentation typesetting tool (doxygen, TeX Live, Sphinx, …). */
+export function isDocumentationOnly(name: string): boolean {
+  return (
+    DOCUMENTATION_ONLY.has(name) ||
+    name.startsWith('texlive') ||
+    name.startsWith('python3-sphinx') ||
+    name.startsWith('sphinx-')
+  );
+}
+
 /** The fields of a control file's first stanza (the source stanza), continuation lines joined. */
 export function sourceStanza(control: string): Map<string, string> {
   const fields = new Map<string, string>();
@@ -126,11 +159,14 @@ function parseAlternative(text: string): string | null {
  * The packages a riscv64 build of this Debian source needs, from the source stanza's
  * `Build-Depends` and `Build-Depends-Arch` (`-Indep` builds the architecture-independent
  * packages only): one entry per relation, its alternatives in Debian's order, with those that do
- * not apply to riscv64 or to a normal build removed, and packaging-only tools left out.
+ * not apply to riscv64 or to a normal build removed, and packaging-only and documentation
+ * typesetting tools left out.
  * Substitution variables (`${misc:Depends}`) and malformed items are ignored.
  */
 export function parseBuildDepends(control: string): string[][] {
-  return buildRelations(control).filter((alternatives) => !alternatives.some(isPackagingOnly));
+  return buildRelations(control).filter(
+    (alternatives) => !alternatives.some(isPackagingOnly) && !alternatives.every(isDocumentationOnly),
+  );
 }
 
 /**

@@ -13,7 +13,7 @@ export function renderDebianKnowledge(debian: DebianKnowledge | null | undefined
     ? `the archive's Sources index for ${debian.hint.package} ${debian.hint.version}, matched by ${debian.hint.via}`
     : 'debian/control';
   out.push(
-    `Build-Depends (${from}, for riscv64, packaging tools left out): ${debian.buildDepends.length} relations; ` +
+    `Build-Depends (${from}, for riscv64, packaging and documentation tools left out): ${debian.buildDepends.length} relations; ` +
       (tried === 0
         ? 'none installed (no build ran, or the plan had them all).'
         : `${debian.installed.length} installed before the build, ${debian.leftOut.length} left out.`),
