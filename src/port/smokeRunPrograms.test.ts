@@ -65,23 +65,15 @@ describe('smokeRunPrograms', () => {
     const box = {
       run: async (command: readonly string[]) => {
         calls.push([...command]);
-        if (command[0] === 'sha256sum')
-          return result(
-            0,
-            [
-              `${'a'.repeat(64)}  /build/src/build/gui`,
-              `${'a'.repeat(64)}  /build/dest/usr/bin/gui`,
-              `${'b'.repeat(64)}  /build/src/build/tool`,
-            ].join('\n'),
-          );
         if (command[0] === '/build/src/build/gui') return { ...result(137), timedOut: true };
         return result(0, 'tool 2.0');
       },
     } as unknown as Sandbox;
+    const hashed = (path: string, sha256: string) => ({ ...program(path), sha256 });
     const runs = await smokeRunPrograms(box, [
-      program('build/gui'),
-      program('DESTDIR/usr/bin/gui'),
-      program('build/tool'),
+      hashed('build/gui', 'a'.repeat(64)),
+      hashed('DESTDIR/usr/bin/gui', 'a'.repeat(64)),
+      hashed('build/tool', 'b'.repeat(64)),
     ]);
     expect(runs).toEqual([
       { program: 'build/gui', command: 'build/gui --version', exitCode: 137, output: '', timedOut: true },
@@ -95,6 +87,6 @@ describe('smokeRunPrograms', () => {
       },
       { program: 'build/tool', command: 'build/tool --version', exitCode: 0, output: 'tool 2.0' },
     ]);
-    expect(calls.map((c) => c[0])).toEqual(['sha256sum', '/build/src/build/gui', '/build/src/build/tool']);
+    expect(calls.map((c) => c[0])).toEqual(['/build/src/build/gui', '/build/src/build/tool']);
   });
 });
