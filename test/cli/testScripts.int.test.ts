@@ -37,8 +37,12 @@ describe('npm test scripts', () => {
     expect(filesOf(scripts['test:unit'] as string)).toEqual(unit);
   });
 
-  it('test chains the check, the type check and every test with && (non-zero at the first failure)', () => {
-    expect(scripts.test).toBe('npm run check && npm run typecheck && npm run test:all');
+  it('test chains the check, the type check, the architecture check and every test with && (non-zero at the first failure)', () => {
+    expect(scripts.test).toBe('npm run check && npm run typecheck && npm run check:deps && npm run test:all');
+    // the architecture check reports new violations only, and fails on them
+    expect(scripts['check:deps']).toMatch(
+      /^depcruise src --config \.dependency-cruiser\.cjs --ignore-known\b/,
+    );
     const all = [...testFiles(join(root, 'src')), ...testFiles(join(root, 'test'))].sort();
     expect(filesOf(scripts['test:all'] as string)).toEqual(all);
   });
