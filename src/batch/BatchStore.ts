@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { takeLockFile } from '../engine/stores/takeLockFile.ts';
+import { takeLockFile } from '../engine/index.ts';
 import { writeJsonAtomic } from '../fs/writeFileAtomic.ts';
 import type { EntryResult } from './EntryResult.ts';
 

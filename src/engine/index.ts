@@ -53,5 +53,7 @@ export { applyUpdate, STATE_FORMAT_VERSION } from './state.ts';
 export { DEFAULT_STATE_DIR, FileStateStore } from './stores/FileStateStore.ts';
 export { MemoryStateStore } from './stores/MemoryStateStore.ts';
 export type { StateStore } from './stores/StateStore.ts';
+export { type LockAttempt, takeLockFile } from './stores/takeLockFile.ts';
+export { type LockWait, type WaitForLockOptions, waitForLockFile } from './stores/waitForLockFile.ts';
 export { toMermaid } from './toMermaid.ts';
 export type * from './types.ts';

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOST_COMMANDS, type HostFacts } from './checkHost.ts';
 import { isSandboxError } from './errors.ts';
@@ -22,10 +25,12 @@ function fakeHost(initial: HostFacts, aptFailsFirst = false) {
   let aptCalls = 0;
   return {
     ran,
+    lockFile: join(mkdtempSync(join(tmpdir(), 'rvport-prepare-host-')), 'host.lock'),
     probe: async () => structuredClone(facts),
     run: async (command: readonly string[]) => {
-      ran.push(command.join(' '));
-      if (command[0] === 'apt-get' && command[1] === 'install') {
+      ran.push(command.join(' ').replace('-o DPkg::Lock::Timeout=300 ', ''));
+      await new Promise((resolve) => setTimeout(resolve, 20)); // a command takes time
+      if (command[0] === 'apt-get' && command.includes('install')) {
         aptCalls++;
         if (aptFailsFirst && aptCalls === 1) return { exitCode: 100, output: 'E: Unable to locate package' };
         facts = {
@@ -64,6 +69,34 @@ describe('prepareHost', () => {
       'apt-get install -y -q --no-install-recommends qemu-user-static mmdebstrap',
       'apt-get update -q',
       'apt-get install -y -q --no-install-recommends qemu-user-static mmdebstrap',
+      'mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc',
+      'update-binfmts --enable qemu-riscv64',
+    ]);
+  });
+
+  it('asks apt to wait for a dpkg lock another program holds', async () => {
+    const host = fakeHost({ ...ready, commands: { ...allCommands, mmdebstrap: false } });
+    const commands: string[] = [];
+    const run = (command: readonly string[]) => {
+      commands.push(command.join(' '));
+      return host.run(command);
+    };
+    await prepareHost({ ...host, run });
+    expect(commands[0]).toBe(
+      'apt-get -o DPkg::Lock::Timeout=300 install -y -q --no-install-recommends mmdebstrap',
+    );
+  });
+
+  it('two at once (a batch on a new machine): one prepares, the other finds it done', async () => {
+    const host = fakeHost({
+      ...ready,
+      commands: { ...allCommands, mmdebstrap: false },
+      binfmt: { mounted: false, registered: false, enabled: false, flags: '', fixBinary: false },
+    });
+    const both = await Promise.all([prepareHost(host), prepareHost(host)]);
+    expect(both.every((checks) => checks.every((c) => c.ok))).toBe(true);
+    expect(host.ran).toEqual([
+      'apt-get install -y -q --no-install-recommends mmdebstrap',
       'mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc',
       'update-binfmts --enable qemu-riscv64',
     ]);

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { waitForLockFile } from '../engine/index.ts';
 import { runProcess } from '../process/runProcess.ts';
 import { RISCV64_BINFMT } from './binfmtStatus.ts';
 import { evaluateHost, fixCommands, type HostCheck, type HostFacts, probeHost } from './checkHost.ts';
@@ -12,9 +13,18 @@ export interface PrepareHostOptions {
   /** Replaced in tests. */
   probe?: () => Promise<HostFacts>;
   run?: (command: readonly string[]) => Promise<{ exitCode: number; output: string }>;
+  /**
+   * The machine-wide lock file the changes are made under (two ports provisioning at once, a
+   * batch's workers on a new machine, must not run apt-get or usermod side by side).
+   */
+  lockFile?: string;
 }
 
+/** Machine-wide: host packages, subordinate ids and binfmt_misc belong to the machine, not a home. */
+export const PREPARE_HOST_LOCK = '/run/lock/rvport-prepare-host.lock';
+
 const APT_TIMEOUT_MS = 15 * 60_000;
+const APT_LOCK_WAIT_S = 300;
 
 /**
  * Makes the host ready for the chroot backend: as root on Debian it installs the missing packages
@@ -24,7 +34,35 @@ export async function prepareHost(options: PrepareHostOptions = {}): Promise<Hos
   const probe = options.probe ?? (() => probeHost());
   const run = options.run ?? ((command) => runLogged(command, options.signal));
   const progress = options.onProgress ?? (() => {});
-  const facts = await probe();
+  const first = evaluateHost(await probe());
+  if (first.every((c) => c.ok)) return first;
+  const lock = await waitForLockFile(options.lockFile ?? PREPARE_HOST_LOCK, {
+    timeoutMs: APT_TIMEOUT_MS,
+    signal: options.signal,
+  });
+  if (!lock.acquired) {
+    throw new SandboxError(
+      'host-not-ready',
+      lock.reason === 'aborted'
+        ? 'interrupted while waiting for another rvport to prepare the host'
+        : `another rvport (process ${lock.holder}) kept preparing the host for ${APT_TIMEOUT_MS / 60_000} minutes`,
+      fixCommands(first).join('\n'),
+    );
+  }
+  try {
+    // what the holder before us did is seen again: only what is still missing is changed
+    return await prepareUnderLock(await probe(), probe, run, progress);
+  } finally {
+    lock.release();
+  }
+}
+
+async function prepareUnderLock(
+  facts: HostFacts,
+  probe: () => Promise<HostFacts>,
+  run: (command: readonly string[]) => Promise<{ exitCode: number; output: string }>,
+  progress: (message: string) => void,
+): Promise<HostCheck[]> {
   let checks = evaluateHost(facts);
   if (checks.every((c) => c.ok)) return checks;
   if (!facts.isRoot || !facts.hasApt) throw notReady(checks);
@@ -32,11 +70,21 @@ export async function prepareHost(options: PrepareHostOptions = {}): Promise<Hos
   const packages = [...new Set(checks.flatMap((c) => (!c.ok && c.aptPackage ? [c.aptPackage] : [])))];
   if (packages.length > 0) {
     progress(`installing host packages: ${packages.join(' ')}`);
-    const install = ['apt-get', 'install', '-y', '-q', '--no-install-recommends', ...packages];
+    // apt itself waits for a dpkg lock another program (unattended-upgrades, a person) holds
+    const install = [
+      'apt-get',
+      '-o',
+      `DPkg::Lock::Timeout=${APT_LOCK_WAIT_S}`,
+      'install',
+      '-y',
+      '-q',
+      '--no-install-recommends',
+      ...packages,
+    ];
     let result = await run(install);
     if (result.exitCode !== 0) {
       progress('apt-get install failed; updating the package lists and retrying');
-      await run(['apt-get', 'update', '-q']);
+      await run(['apt-get', '-o', `DPkg::Lock::Timeout=${APT_LOCK_WAIT_S}`, 'update', '-q']);
       result = await run(install);
     }
     if (result.exitCode !== 0) {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEBIAN_KEYRING } from '../debian/debianMirror.ts';
-import { takeLockFile } from '../engine/stores/takeLockFile.ts';
+import { waitForLockFile } from '../engine/index.ts';
 import { runProcess } from '../process/runProcess.ts';
 import { SourceError } from './SourceError.ts';
 import type { StepOptions } from './StepOptions.ts';
@@ -159,23 +159,16 @@ export class PrivateApt {
   }
 }
 
-const LOCK_POLL_MS = 250;
-
 /** Takes `file` as a lock, waiting while a live process holds it (up to apt's own time limit). */
 async function waitForLock(file: string, signal?: AbortSignal): Promise<() => void> {
-  const deadline = Date.now() + APT_TIMEOUT_MS;
-  for (;;) {
-    const attempt = takeLockFile(file);
-    if (attempt.acquired) return attempt.release;
-    if (signal?.aborted) throw new SourceError('interrupted while waiting for the Debian lists', 'acquire');
-    if (Date.now() > deadline) {
-      throw new SourceError(
-        `the private Debian lists stayed locked by process ${attempt.holder} for ${APT_TIMEOUT_MS / 60_000} minutes`,
-        'acquire',
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
-  }
+  const lock = await waitForLockFile(file, { timeoutMs: APT_TIMEOUT_MS, signal });
+  if (lock.acquired) return lock.release;
+  if (lock.reason === 'aborted')
+    throw new SourceError('interrupted while waiting for the Debian lists', 'acquire');
+  throw new SourceError(
+    `the private Debian lists stayed locked by process ${lock.holder} for ${APT_TIMEOUT_MS / 60_000} minutes`,
+    'acquire',
+  );
 }
 
 /** The last lines of apt's output, on one line, for a message. */
