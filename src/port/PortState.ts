@@ -4,6 +4,7 @@ import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts
 import type { TargetMode } from '../sandbox/Sandbox.ts';
 import type { FetchedDependencies } from '../sources/deps/FetchedDependency.ts';
 import { version } from '../version.ts';
+import type { SystemApiDrift } from './diagnosis/locateSystemApi.ts';
 import type { DifferentialRecord } from './differential/DifferentialRecord.ts';
 import type { TestCase } from './testResults/TestCase.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
@@ -286,6 +287,11 @@ export interface PortState {
    * port redone in accelerated mode, the evidence that sent it there.
    */
   userlandEvidence?: UserlandEvidence;
+  /**
+   * An escalated build's uses of a system library's API the sandbox's headers no longer have
+   * (the escalate node looks them up), which escalation.md names.
+   */
+  apiDrift?: SystemApiDrift[];
   packageAnalysis: PackageAnalysis | null;
   plan: BuildPlan | null;
   /** A verified cache entry to build from (with --optimize). */

@@ -4,6 +4,7 @@ import { stemOf } from '../heuristics/installNamedDependency.ts';
 import { mesonMissing } from '../heuristics/mesonMissingDependency.ts';
 import { missingTool } from '../heuristics/missingBuildTool.ts';
 import { emptySubmodules } from '../sources/emptySubmodules.ts';
+import { describeApiDrift } from './diagnosis/describeApiDrift.ts';
 import { describeSubmodule, submoduleNamedIn } from './missingSubmodule.ts';
 import { scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { ErrorRecord, PortState } from './PortState.ts';
@@ -261,6 +262,8 @@ function recommendationFor(state: PortState): string {
   const line = quote(error?.errorLine ?? error?.evidence);
   const submodule = error ? recommendSubmodule(state, error) : null;
   if (submodule) return submodule;
+  if (state.apiDrift?.length)
+    return describeApiDrift(state.apiDrift, (state.debian?.patchesApplied.length ?? 0) > 0);
   switch (error?.category) {
     case 'ARCHITECTURE_IMPOSSIBLE':
       return `The code has no riscv64 support${line ? ` (${line})` : ''}, for example no backend for the architecture. Porting it means writing that support upstream; a rebuild cannot help.`;
