@@ -1,4 +1,4 @@
-import type { Sandbox } from '../../sandbox/Sandbox.ts';
+import type { Sandbox } from '../../sandbox/index.ts';
 import type { PortState } from '../PortState.ts';
 import { apiUsesIn } from './apiUsesIn.ts';
 import { locateSystemApi, type SystemApiDrift } from './locateSystemApi.ts';
