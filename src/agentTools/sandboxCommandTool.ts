@@ -1,8 +1,7 @@
-import type { AgentTool } from '../engine/nodes/AgentNode.ts';
-import type { Context } from '../engine/types.ts';
-import { guardCommand } from '../llm/commandGuard/guardCommand.ts';
-import { createSandbox } from '../sandbox/createSandbox.ts';
-import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import type { AgentTool, Context } from '../engine/index.ts';
+import { guardCommand } from '../llm/index.ts';
+import type { SandboxMode } from '../sandbox/index.ts';
+import { createSandbox } from '../sandbox/index.ts';
 
 export interface SandboxCommandToolOptions {
   /** A host folder copied to /build/src in the instance, where the commands run. */

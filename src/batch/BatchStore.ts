@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { takeLockFile } from '../engine/index.ts';
-import { writeJsonAtomic } from '../fs/writeFileAtomic.ts';
+import { writeJsonAtomic } from '../fs/index.ts';
 import type { EntryResult } from './EntryResult.ts';
 
 export const BATCH_STATE_FILE = 'batch.json';

@@ -1,6 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { parseSource } from '../sources/parseSource.ts';
-import { isSourceError } from '../sources/SourceError.ts';
+import { isSourceError, parseSource } from '../sources/index.ts';
 import type { BatchEntry } from './BatchEntry.ts';
 
 /** A `#` at the start of a line or after white space starts a comment (a URL may hold a `#`). */

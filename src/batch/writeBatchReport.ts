@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../fs/writeFileAtomic.ts';
+import { writeFileAtomic } from '../fs/index.ts';
 import { renderBatchSummary } from './renderBatchSummary.ts';
 import type { BatchSummary } from './summarizeBatch.ts';
 

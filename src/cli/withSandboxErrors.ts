@@ -1,4 +1,4 @@
-import { isSandboxError } from '../sandbox/errors.ts';
+import { isSandboxError } from '../sandbox/index.ts';
 import type { CliContext } from './CliContext.ts';
 import { ExitCode } from './exitCodes.ts';
 import { UsageError } from './UsageError.ts';

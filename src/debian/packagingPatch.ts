@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFileConfined } from '../fs/readFileConfined.ts';
+import { readFileConfined } from '../fs/index.ts';
 
 /** What a packaging patch holds and what of the packaging it left out, and why. */
 export interface PackagingPatch {

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ownCgroup, parseCgroupMounts } from '../sandbox/limits/cgroupLimits.ts';
+import { ownCgroup, parseCgroupMounts } from '../sandbox/index.ts';
 import { type DoctorCheck, passed, warned } from './DoctorCheck.ts';
 
 interface Hierarchy {

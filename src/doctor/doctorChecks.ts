@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import { rvportHome } from '../config/rvportHome.ts';
 import { DEFAULT_DEBIAN_SUITE } from '../debian/debianMirror.ts';
-import { findImages } from '../sandbox/findImages.ts';
+import { findImages } from '../sandbox/index.ts';
 import { evaluateCgroups, gatherCgroupFacts } from './cgroupCheck.ts';
 import type { DoctorCheck } from './DoctorCheck.ts';
 import { evaluateHome, gatherHomeFacts } from './homeCheck.ts';

@@ -1,4 +1,4 @@
-import { evaluateHost, type HostCheck, type HostFacts, probeHost } from '../sandbox/checkHost.ts';
+import { evaluateHost, type HostCheck, type HostFacts, probeHost } from '../sandbox/index.ts';
 import { type DoctorCheck, failed, passed } from './DoctorCheck.ts';
 
 /** The sandbox's host requirements (commands, binfmt_misc, overlayfs, namespaces, ids) as doctor lines. */

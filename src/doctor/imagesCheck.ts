@@ -1,4 +1,4 @@
-import type { SandboxImages } from '../sandbox/findImages.ts';
+import type { SandboxImages } from '../sandbox/index.ts';
 import type { DoctorCheck } from './DoctorCheck.ts';
 
 /** Which sandbox modes are ready; missing images are not a failure (the first port provisions them). */

@@ -1,6 +1,5 @@
-import type { LlmConfig } from '../llm/config/resolveLlmConfig.ts';
-import { loadLlmConfig } from '../llm/config/resolveLlmConfig.ts';
-import { createLlmClient } from '../llm/createLlmClient.ts';
+import type { LlmConfig } from '../llm/index.ts';
+import { createLlmClient, loadLlmConfig } from '../llm/index.ts';
 import { type DoctorCheck, passed, warned } from './DoctorCheck.ts';
 
 export const LLM_PROBE_TIMEOUT_MS = 20_000;

@@ -1,6 +1,6 @@
 import type { BuildPlan, PortState } from '../port/PortState.ts';
 import type { SourcePatch } from '../port/patches/sourcePatches.ts';
-import type { Sandbox } from '../sandbox/Sandbox.ts';
+import type { Sandbox } from '../sandbox/index.ts';
 
 /** A failed command of the build, as the heuristics see it. */
 export interface FailedStep {

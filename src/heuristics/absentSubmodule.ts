@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { readTextConfined } from '../fs/index.ts';
 import { describeSubmodule, missingSubmoduleIn } from '../port/missingSubmodule.ts';
-import type { Submodule } from '../sources/emptySubmodules.ts';
+import type { Submodule } from '../sources/index.ts';
 import { buildTreeRoot } from './buildTreeRoot.ts';
 import { declaredCmakeOptions } from './cmakeOptions.ts';
 import { configureWithSwitches, offeredConfigureSwitches } from './configureSwitches.ts';

@@ -4,7 +4,7 @@ import { packagingToolDepends } from '../debian/parseBuildDepends.ts';
 import type { BuildPlan } from '../port/PortState.ts';
 import { patchFileName } from '../port/patches/sourcePatches.ts';
 import { shellQuote } from '../process/shellQuote.ts';
-import { MAX_CONTROL_BYTES, readPackagingFile } from '../sources/keepDebianPackaging.ts';
+import { MAX_CONTROL_BYTES, readPackagingFile } from '../sources/index.ts';
 import { installForRepair } from './installForRepair.ts';
 import { BUILD_PHASES } from './otherBuildSystem.ts';
 import { withPackages } from './planEdits.ts';

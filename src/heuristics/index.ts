@@ -110,3 +110,12 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   otherBuildSystem,
   debianRulesBuild,
 ];
+export { cmakeMissing } from './cmakeMissingPackage.ts';
+export { parseMissingPackage } from './installMissingPackage.ts';
+export { stemOf } from './installNamedDependency.ts';
+export { mesonMissing } from './mesonMissingDependency.ts';
+export { missingTool } from './missingBuildTool.ts';
+export { withCompilerFlag, withEnv } from './planEdits.ts';
+export type { FailedStep, HeuristicContext, RecoveryHeuristic } from './RecoveryHeuristic.ts';
+export type { HeuristicFiring } from './runHeuristics.ts';
+export { runHeuristics } from './runHeuristics.ts';

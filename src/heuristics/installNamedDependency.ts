@@ -1,4 +1,4 @@
-import type { DependencyKind } from '../analysis/dependencies/Dependency.ts';
+import type { DependencyKind } from '../analysis/index.ts';
 import { scriptedOf } from '../port/nodes/scriptedAnalysis.ts';
 import { installForRepair } from './installForRepair.ts';
 import { withPackages } from './planEdits.ts';

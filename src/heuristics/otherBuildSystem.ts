@@ -1,4 +1,4 @@
-import { defaultPlan } from '../analysis/detectBuildSystems.ts';
+import { defaultPlan } from '../analysis/index.ts';
 import { scriptedOf } from '../port/nodes/scriptedAnalysis.ts';
 import { planPhases } from '../port/planFromAnalysis.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';

@@ -1,5 +1,4 @@
-import { SourceTree } from '../analysis/SourceTree.ts';
-import { languageOf } from '../analysis/scanArchitecture.ts';
+import { languageOf, SourceTree } from '../analysis/index.ts';
 import { buildTreeRoot } from './buildTreeRoot.ts';
 import { withEnv } from './planEdits.ts';
 import type { HeuristicContext, RecoveryHeuristic } from './RecoveryHeuristic.ts';

@@ -1,4 +1,4 @@
-import type { AgentClient, AgentReply, AgentRequest } from '../engine/nodes/AgentNode.ts';
+import type { AgentClient, AgentReply, AgentRequest } from '../engine/index.ts';
 import type { LlmClient } from './LlmClient.ts';
 import { throwIfFailed } from './throwIfFailed.ts';
 

@@ -1,5 +1,6 @@
 /** The LLM layer's public API; everything not named here is internal. */
 
+export { asAgentClient } from './asAgentClient.ts';
 export type { CommandVerdict } from './commandGuard/CommandVerdict.ts';
 export {
   type CommandRefusal,

@@ -1,6 +1,6 @@
 import type { LlmClient } from '../llm/index.ts';
 import type { BuildPlan } from '../port/PortState.ts';
-import type { Sandbox } from '../sandbox/Sandbox.ts';
+import type { Sandbox } from '../sandbox/index.ts';
 import type { TargetFacts } from './OptimizationReport.ts';
 
 export interface TestOutcome {

@@ -1,4 +1,4 @@
-import { withCompilerFlag, withEnv } from '../heuristics/planEdits.ts';
+import { withCompilerFlag, withEnv } from '../heuristics/index.ts';
 import type { BuildPlan } from '../port/PortState.ts';
 import type { TargetFacts } from './OptimizationReport.ts';
 

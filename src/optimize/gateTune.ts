@@ -1,9 +1,7 @@
 import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readArArchive } from '../verify/readArArchive.ts';
-import { readElf } from '../verify/readElf.ts';
-import { readRiscvAttributes } from '../verify/readRiscvAttributes.ts';
+import { readArArchive, readElf, readRiscvAttributes } from '../verify/index.ts';
 import type { GateResult } from './OptimizationReport.ts';
 import type { GatedArtifact, TestOutcome, TuneWorkbench } from './TuneWorkbench.ts';
 

@@ -1,7 +1,7 @@
 import type { ProbeReport } from '../probe/buildProbeReport.ts';
 import { runProbe } from '../probe/runProbe.ts';
-import type { Sandbox } from '../sandbox/Sandbox.ts';
-import { isaExtensions } from '../verify/readRiscvAttributes.ts';
+import type { Sandbox } from '../sandbox/index.ts';
+import { isaExtensions } from '../verify/index.ts';
 import type { TargetFacts } from './OptimizationReport.ts';
 
 const BASE_EXTENSIONS = new Set(isaExtensions('rv64gc'));

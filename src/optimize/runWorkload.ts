@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Sandbox } from '../sandbox/Sandbox.ts';
+import type { Sandbox } from '../sandbox/index.ts';
 import type { Workload } from './OptimizationReport.ts';
 
 export interface WorkloadRun {

@@ -1,4 +1,4 @@
-import type { RunOutcome } from '../engine/events.ts';
+import type { RunOutcome } from '../engine/index.ts';
 import type { RecipeEntry } from '../recipes/RecipeEntry.ts';
 import { type PortFiles, writeCacheHitOutputs } from './outputs/writePortOutputs.ts';
 import type { PortState } from './PortState.ts';

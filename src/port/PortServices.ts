@@ -1,12 +1,9 @@
-import type { ContentsLookup } from '../analysis/dependencies/ContentsIndex.ts';
-import type { LanguageUse } from '../analysis/languagesTheBuildNames.ts';
+import type { ContentsLookup, LanguageUse } from '../analysis/index.ts';
 import type { DebianSourceIndex } from '../debian/DebianSourceIndex.ts';
-import type { RecoveryHeuristic } from '../heuristics/RecoveryHeuristic.ts';
+import type { RecoveryHeuristic } from '../heuristics/index.ts';
 import type { LlmClient } from '../llm/index.ts';
-import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
-import type { Sandbox } from '../sandbox/Sandbox.ts';
-import type { DependencySources } from '../sources/deps/acquireDependencies.ts';
-import type { AskedSource } from '../sources/sourceOrigin.ts';
+import type { Sandbox, UserlandEvidence } from '../sandbox/index.ts';
+import type { AskedSource, DependencySources } from '../sources/index.ts';
 import type { ModeChoice } from './chooseSandboxMode.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 

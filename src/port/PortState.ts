@@ -1,8 +1,7 @@
-import type { Finding } from '../analysis/hazards/HazardRule.ts';
+import type { Finding } from '../analysis/index.ts';
 import type { OptimizationReport } from '../optimize/OptimizationReport.ts';
-import type { UserlandEvidence } from '../sandbox/proof/judgeUserlandEvidence.ts';
-import type { TargetMode } from '../sandbox/Sandbox.ts';
-import type { FetchedDependencies } from '../sources/deps/FetchedDependency.ts';
+import type { TargetMode, UserlandEvidence } from '../sandbox/index.ts';
+import type { FetchedDependencies } from '../sources/index.ts';
 import { version } from '../version.ts';
 import type { SystemApiDrift } from './diagnosis/locateSystemApi.ts';
 import type { DifferentialRecord } from './differential/DifferentialRecord.ts';

@@ -1,4 +1,4 @@
-import { defineWorkflow } from '../engine/defineWorkflow.ts';
+import { defineWorkflow } from '../engine/index.ts';
 import { BuildFixNode } from './nodeNames.ts';
 import { buildNode } from './nodes/build.ts';
 import { fixNode } from './nodes/fix.ts';

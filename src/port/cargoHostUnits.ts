@@ -1,4 +1,4 @@
-import { RUST_TARGET } from '../sandbox/provision/rustLayerScript.ts';
+import { RUST_TARGET } from '../sandbox/index.ts';
 
 /** Where cargo puts host units under `target/<profile>/`: build scripts, proc-macros, their dependencies. */
 const HOST_UNIT_DIR = /^[^/]+\/(build|deps)\//;

@@ -1,5 +1,4 @@
-import type { UserlandProof } from '../sandbox/proof/userlandProofs.ts';
-import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import type { SandboxMode, UserlandProof } from '../sandbox/index.ts';
 
 /** `auto`: the fastest mode proven identical for the package. */
 export type RequestedMode = SandboxMode | 'auto';

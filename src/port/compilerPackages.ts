@@ -1,5 +1,4 @@
-import type { ExtraLanguage } from '../analysis/compiledLanguages.ts';
-import type { LanguageUse } from '../analysis/languagesTheBuildNames.ts';
+import type { ExtraLanguage, LanguageUse } from '../analysis/index.ts';
 import { scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { PortState } from './PortState.ts';
 

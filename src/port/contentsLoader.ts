@@ -1,4 +1,4 @@
-import { ContentsIndex, ensureContentsIndex } from '../analysis/dependencies/ContentsIndex.ts';
+import { ContentsIndex, ensureContentsIndex } from '../analysis/index.ts';
 import { debianMirror } from '../debian/debianMirror.ts';
 import { once } from './once.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';

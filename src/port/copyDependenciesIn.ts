@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
-import type { Sandbox } from '../sandbox/Sandbox.ts';
-import type { FetchedDependencies } from '../sources/deps/FetchedDependency.ts';
-import { stageDependencies } from '../sources/deps/stageDependencies.ts';
+import type { Sandbox } from '../sandbox/index.ts';
+import type { FetchedDependencies } from '../sources/index.ts';
+import { stageDependencies } from '../sources/index.ts';
 import { SANDBOX_DEPS } from './fetchedDependencyPlan.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { Dependency } from '../analysis/dependencies/Dependency.ts';
-import { DEBIAN_CARGO_REGISTRY } from '../analysis/dependencies/resolveCrates.ts';
+import type { Dependency } from '../analysis/index.ts';
+import { DEBIAN_CARGO_REGISTRY } from '../analysis/index.ts';
 
 import { shellQuote } from '../process/shellQuote.ts';
 import { cargoSourceReplacement } from './cargoSourceReplacement.ts';

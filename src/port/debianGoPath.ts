@@ -1,5 +1,5 @@
-import { goBuildCommands, goPackages } from '../analysis/buildSystems/go.ts';
-import type { Dependency } from '../analysis/dependencies/Dependency.ts';
+import type { Dependency } from '../analysis/index.ts';
+import { goBuildCommands, goPackages } from '../analysis/index.ts';
 
 import { shellQuote } from '../process/shellQuote.ts';
 import type { PlanPhase } from './PortState.ts';

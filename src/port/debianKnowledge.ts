@@ -1,5 +1,5 @@
-import type { AcquiredSource } from '../sources/AcquiredSource.ts';
-import { crateSourceNote } from '../sources/acquireDebianCrate.ts';
+import type { AcquiredSource } from '../sources/index.ts';
+import { crateSourceNote } from '../sources/index.ts';
 import type { DebianKnowledge } from './PortState.ts';
 import { debianPatches } from './patches/debianPatches.ts';
 import type { SourcePatch } from './patches/sourcePatches.ts';

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
-import type { Analysis } from '../analysis/analyzeTree.ts';
+import type { Analysis } from '../analysis/index.ts';
 import { DebianSourceIndex } from '../debian/DebianSourceIndex.ts';
 import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../debian/debianMirror.ts';
 import { matchDebianSource } from '../debian/matchDebianSource.ts';
 import { parseBuildDepends } from '../debian/parseBuildDepends.ts';
 import { projectKey } from '../debian/projectKey.ts';
-import type { AcquiredSource } from '../sources/AcquiredSource.ts';
-import { PrivateApt } from '../sources/PrivateApt.ts';
+import type { AcquiredSource } from '../sources/index.ts';
+import { PrivateApt } from '../sources/index.ts';
 import type { DebianKnowledge } from './PortState.ts';
 
 export interface SourceIndexOptions {

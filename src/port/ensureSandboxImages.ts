@@ -1,9 +1,14 @@
 import { PreflightError } from '../doctor/PreflightError.ts';
-import { removeChangedImages } from '../sandbox/checkImages.ts';
-import { findImages, imageKeys, modeStackKeys, type SandboxImages } from '../sandbox/findImages.ts';
-import { setupSandbox } from '../sandbox/provision/setupSandbox.ts';
-import type { TargetMode } from '../sandbox/Sandbox.ts';
-import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
+import type { TargetMode } from '../sandbox/index.ts';
+import {
+  findImages,
+  imageKeys,
+  modeStackKeys,
+  removeChangedImages,
+  type SandboxImages,
+  sandboxPaths,
+  setupSandbox,
+} from '../sandbox/index.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 
 /**

@@ -1,8 +1,8 @@
-import { goBuildCommands } from '../analysis/buildSystems/go.ts';
-import type { Dependency } from '../analysis/dependencies/Dependency.ts';
-import { SANDBOX_WORKSPACE } from '../sandbox/Sandbox.ts';
-import type { FetchedDependencies } from '../sources/deps/FetchedDependency.ts';
-import { CRATES_FOLDER } from '../sources/deps/fetchCrates.ts';
+import type { Dependency } from '../analysis/index.ts';
+import { goBuildCommands } from '../analysis/index.ts';
+import { SANDBOX_WORKSPACE } from '../sandbox/index.ts';
+import type { FetchedDependencies } from '../sources/index.ts';
+import { CRATES_FOLDER } from '../sources/index.ts';
 import { cargoSourceReplacement } from './cargoSourceReplacement.ts';
 import type { PlanPhase } from './PortState.ts';
 

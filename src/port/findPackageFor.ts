@@ -1,5 +1,5 @@
-import type { ContentsLookup } from '../analysis/dependencies/ContentsIndex.ts';
-import { resolveDependencies } from '../analysis/dependencies/resolveDependencies.ts';
+import type { ContentsLookup } from '../analysis/index.ts';
+import { resolveDependencies } from '../analysis/index.ts';
 
 /**
  * The Debian package (riscv64) that provides a header, pkg-config module, library, command or

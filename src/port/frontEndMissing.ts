@@ -1,4 +1,4 @@
-import type { TargetMode } from '../sandbox/Sandbox.ts';
+import type { TargetMode } from '../sandbox/index.ts';
 import type { ErrorRecord } from './PortState.ts';
 
 /**

@@ -1,6 +1,5 @@
-import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
-import { createSandbox } from '../sandbox/createSandbox.ts';
-import type { SandboxMode } from '../sandbox/Sandbox.ts';
+import type { ChrootSandbox, SandboxMode } from '../sandbox/index.ts';
+import { createSandbox } from '../sandbox/index.ts';
 import type { SandboxProvider } from './PortServices.ts';
 
 /**

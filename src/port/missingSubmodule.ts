@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
-import { SANDBOX_WORKSPACE } from '../sandbox/Sandbox.ts';
-import { emptySubmodules, type Submodule } from '../sources/emptySubmodules.ts';
+import { SANDBOX_WORKSPACE } from '../sandbox/index.ts';
+import { emptySubmodules, type Submodule } from '../sources/index.ts';
 
 const TREE_PREFIX = `${SANDBOX_WORKSPACE}/src/`;
 

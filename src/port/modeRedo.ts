@@ -1,4 +1,4 @@
-import type { SandboxMode, TargetMode } from '../sandbox/Sandbox.ts';
+import type { SandboxMode, TargetMode } from '../sandbox/index.ts';
 import type { RequestedMode } from './chooseSandboxMode.ts';
 import { crossCompiles, frontEndMissing } from './frontEndMissing.ts';
 import type { PortRequest } from './PortRequest.ts';

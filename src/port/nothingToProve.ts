@@ -1,4 +1,4 @@
-import type { ElfFacts } from '../verify/inspectFile.ts';
+import type { ElfFacts } from '../verify/index.ts';
 
 /**
  * A source with no code of a compiled language that built no ELF file or archive (a dictionary,

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { resetWorkflow } from '../engine/runWorkflow.ts';
-import { FileStateStore } from '../engine/stores/FileStateStore.ts';
-import type { WorkflowState } from '../engine/types.ts';
-import type { SourceSpec } from '../sources/parseSource.ts';
+import type { WorkflowState } from '../engine/index.ts';
+import { FileStateStore, resetWorkflow } from '../engine/index.ts';
+import type { SourceSpec } from '../sources/index.ts';
 import type { PortState } from './PortState.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 import { portRunId } from './portRunId.ts';

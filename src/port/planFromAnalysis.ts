@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
-import { type DefaultPlan, defaultPlan } from '../analysis/detectBuildSystems.ts';
-import { RUST_TARGET } from '../sandbox/provision/rustLayerScript.ts';
+import { type DefaultPlan, defaultPlan } from '../analysis/index.ts';
+import { RUST_TARGET } from '../sandbox/index.ts';
 import { compilerPackages } from './compilerPackages.ts';
 import { debianCargoRegistry } from './debianCargoRegistry.ts';
 import { debianGoPath } from './debianGoPath.ts';

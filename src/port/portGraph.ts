@@ -1,5 +1,4 @@
-import { defineWorkflow } from '../engine/defineWorkflow.ts';
-import { SubgraphNode } from '../engine/nodes/SubgraphNode.ts';
+import { defineWorkflow, SubgraphNode } from '../engine/index.ts';
 import { buildFixGraph } from './buildFixGraph.ts';
 import { PortNode } from './nodeNames.ts';
 import { analystNode } from './nodes/analyst.ts';

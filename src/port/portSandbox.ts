@@ -1,14 +1,12 @@
-import type { ChrootSandbox } from '../sandbox/chroot/ChrootSandbox.ts';
+import type { ChrootSandbox, SandboxMode, TargetMode, UserlandProof } from '../sandbox/index.ts';
 import {
+  canBuildRecorder,
+  collectUserlandEvidence,
   type imageKeys,
   modeImageKey,
   type SandboxImages,
   userlandLayerKeys,
-} from '../sandbox/findImages.ts';
-import { collectUserlandEvidence } from '../sandbox/proof/collectUserlandEvidence.ts';
-import { canBuildRecorder } from '../sandbox/proof/evidenceLayer.ts';
-import type { UserlandProof } from '../sandbox/proof/userlandProofs.ts';
-import type { SandboxMode, TargetMode } from '../sandbox/Sandbox.ts';
+} from '../sandbox/index.ts';
 import { chooseRustLayer, loadRustProofs } from './chooseRustLayer.ts';
 import { chooseSandboxMode, type ModeChoice } from './chooseSandboxMode.ts';
 import { localSandboxProvider } from './localSandboxProvider.ts';

@@ -2,18 +2,18 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rvportHome } from '../config/rvportHome.ts';
-import { listInstances } from '../sandbox/chroot/instanceStore.ts';
-import { openSandbox } from '../sandbox/createSandbox.ts';
-import { imageKeys, userlandLayerKeys } from '../sandbox/findImages.ts';
-import { DEFAULT_SUITE } from '../sandbox/imageRecipes.ts';
+import type { SandboxMode, UserlandProof } from '../sandbox/index.ts';
 import {
   compareBuildTrees,
+  DEFAULT_SUITE,
   formatDifference,
+  imageKeys,
+  listInstances,
+  openSandbox,
+  sandboxPaths,
   type TreeComparison,
-} from '../sandbox/proof/compareBuildTrees.ts';
-import type { UserlandProof } from '../sandbox/proof/userlandProofs.ts';
-import type { SandboxMode } from '../sandbox/Sandbox.ts';
-import { sandboxPaths } from '../sandbox/sandboxPaths.ts';
+  userlandLayerKeys,
+} from '../sandbox/index.ts';
 import { runPort } from './runPort.ts';
 
 /**

@@ -1,9 +1,5 @@
-import { cmakeMissing } from '../heuristics/cmakeMissingPackage.ts';
-import { parseMissingPackage } from '../heuristics/installMissingPackage.ts';
-import { stemOf } from '../heuristics/installNamedDependency.ts';
-import { mesonMissing } from '../heuristics/mesonMissingDependency.ts';
-import { missingTool } from '../heuristics/missingBuildTool.ts';
-import { emptySubmodules } from '../sources/emptySubmodules.ts';
+import { cmakeMissing, mesonMissing, missingTool, parseMissingPackage, stemOf } from '../heuristics/index.ts';
+import { emptySubmodules } from '../sources/index.ts';
 import { describeApiDrift } from './diagnosis/describeApiDrift.ts';
 import { describeSubmodule, submoduleNamedIn } from './missingSubmodule.ts';
 import { scriptedOf } from './nodes/scriptedAnalysis.ts';

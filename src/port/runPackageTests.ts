@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Sandbox } from '../sandbox/Sandbox.ts';
+import type { Sandbox } from '../sandbox/index.ts';
 import { describeSubmodule, missingSubmoduleIn } from './missingSubmodule.ts';
 import type { BuildPlan, PortState } from './PortState.ts';
 import { parseTestSummary } from './parseTestSummary.ts';

@@ -3,20 +3,23 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { rvportHome } from '../config/rvportHome.ts';
 import { DEFAULT_DEBIAN_SUITE } from '../debian/debianMirror.ts';
-import type { EngineEvent } from '../engine/events.ts';
-import { resetWorkflow } from '../engine/runWorkflow.ts';
+import type { EngineEvent } from '../engine/index.ts';
+import { resetWorkflow } from '../engine/index.ts';
 import { createLlmClient, type LlmClient, loadLlmConfig } from '../llm/index.ts';
 import { RecipeCache } from '../recipes/RecipeCache.ts';
 import type { RecipeEntry } from '../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
-import { SandboxError } from '../sandbox/errors.ts';
-import { imageKeys, modeImageKey, userlandLayerKeys } from '../sandbox/findImages.ts';
-import { DEFAULT_SAMPLE_PER_MILLE } from '../sandbox/proof/evidenceLayer.ts';
-import { loadUserlandProofs } from '../sandbox/proof/userlandProofs.ts';
-import type { TargetMode } from '../sandbox/Sandbox.ts';
-import { SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
-import { localHeadCommit } from '../sources/git.ts';
-import { parseSource, type SourceSpec } from '../sources/parseSource.ts';
+import type { TargetMode } from '../sandbox/index.ts';
+import {
+  DEFAULT_SAMPLE_PER_MILLE,
+  imageKeys,
+  loadUserlandProofs,
+  modeImageKey,
+  SandboxError,
+  SSH_TARGET_IMAGE_ID,
+  userlandLayerKeys,
+} from '../sandbox/index.ts';
+import { localHeadCommit, parseSource, type SourceSpec } from '../sources/index.ts';
 import { checkCachedSource } from './cachedSourceCheck.ts';
 import { chooseSandboxMode } from './chooseSandboxMode.ts';
 import { configuredDependencySources } from './configuredDependencySources.ts';

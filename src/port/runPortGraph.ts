@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { EngineEvent } from '../engine/events.ts';
-import { type RunResult, runWorkflow } from '../engine/runWorkflow.ts';
+import type { EngineEvent } from '../engine/index.ts';
+import { type RunResult, runWorkflow } from '../engine/index.ts';
 import type { PortCheckpoint } from './openPortCheckpoint.ts';
 import type { PortServices } from './PortServices.ts';
 import type { PortState } from './PortState.ts';

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { Sandbox } from '../sandbox/Sandbox.ts';
+import type { Sandbox } from '../sandbox/index.ts';
 import type { ArtifactRecord, PortState } from './PortState.ts';
 import { artifactLocation, SANDBOX_DEST, SANDBOX_SRC } from './planFromAnalysis.ts';
 

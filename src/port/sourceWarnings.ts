@@ -1,5 +1,5 @@
-import type { AcquiredSource } from '../sources/AcquiredSource.ts';
-import { crateSourceNote } from '../sources/acquireDebianCrate.ts';
+import type { AcquiredSource } from '../sources/index.ts';
+import { crateSourceNote } from '../sources/index.ts';
 import { isPackagingWarning } from './debianKnowledge.ts';
 
 /**

@@ -1,6 +1,5 @@
-import { createSandbox } from '../sandbox/createSandbox.ts';
-import type { Sandbox, SandboxMode } from '../sandbox/Sandbox.ts';
-import { SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
+import type { Sandbox, SandboxMode } from '../sandbox/index.ts';
+import { createSandbox, SSH_TARGET_IMAGE_ID } from '../sandbox/index.ts';
 import type { SandboxProvider } from './PortServices.ts';
 
 /**

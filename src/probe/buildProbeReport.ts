@@ -1,4 +1,4 @@
-import type { TargetMode } from '../sandbox/Sandbox.ts';
+import type { TargetMode } from '../sandbox/index.ts';
 import { detectEmulation, type EmulationFacts } from './detectEmulation.ts';
 import { parseCpuinfo } from './parseCpuinfo.ts';
 import { type HwprobeFacts, parseHelperOutput } from './parseHelperOutput.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Sandbox } from '../sandbox/Sandbox.ts';
+import type { Sandbox } from '../sandbox/index.ts';
 import { buildProbeReport, type ProbeContext, type ProbeReport } from './buildProbeReport.ts';
 import { ProbeOutputError, parseProbeSections } from './parseProbeSections.ts';
 import { MARCH_CANDIDATES, PROBE_SCRIPT } from './probeScript.ts';

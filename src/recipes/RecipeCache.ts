@@ -1,6 +1,6 @@
 import { lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeJsonAtomic } from '../fs/writeFileAtomic.ts';
+import { writeJsonAtomic } from '../fs/index.ts';
 import { type RecipeEntry, recipeEntrySchema } from './RecipeEntry.ts';
 
 /** A bundle larger than this is refused before it is parsed (a whole cache is far smaller). */

@@ -19,15 +19,18 @@ import { PORT_STATE_VERSION, type PortState, type ReplayRecord } from '../port/P
 import { artifactLocation, SANDBOX_DEST, SANDBOX_SRC } from '../port/planFromAnalysis.ts';
 import { RecipeCache } from '../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
-import { createSandbox } from '../sandbox/createSandbox.ts';
-import { imageKeys, modeImageKey } from '../sandbox/findImages.ts';
-import { SANDBOX_MODES, SANDBOX_WORKSPACE, type Sandbox, type SandboxMode } from '../sandbox/Sandbox.ts';
-import { SSH_TARGET_IMAGE_ID } from '../sandbox/ssh/createSshSandbox.ts';
-import { acquireSource } from '../sources/acquireSource.ts';
-import { headTree } from '../sources/git.ts';
-import { parseSource } from '../sources/parseSource.ts';
-import { type AskedSource, fetchRulesFor } from '../sources/sourceOrigin.ts';
-import { inspectFileIn } from '../verify/inspectFile.ts';
+import {
+  createSandbox,
+  imageKeys,
+  modeImageKey,
+  SANDBOX_MODES,
+  SANDBOX_WORKSPACE,
+  type Sandbox,
+  type SandboxMode,
+  SSH_TARGET_IMAGE_ID,
+} from '../sandbox/index.ts';
+import { type AskedSource, acquireSource, fetchRulesFor, headTree, parseSource } from '../sources/index.ts';
+import { inspectFileIn } from '../verify/index.ts';
 import { type ArtifactComparison, artifactsMatch, compareArtifact } from './compareArtifacts.ts';
 import { ReplayError } from './ReplayError.ts';
 import { renderReplay } from './renderReplay.ts';

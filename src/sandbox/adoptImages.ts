@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { writeJsonAtomic } from '../fs/writeFileAtomic.ts';
+import { writeJsonAtomic } from '../fs/index.ts';
 import { SandboxError } from './errors.ts';
 import { imageManifest, writeImageManifest } from './imageManifest.ts';
 import { IMAGE_RECORD, type ImageRecord, imageTree } from './imageStore.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../fs/writeFileAtomic.ts';
+import { writeFileAtomic } from '../fs/index.ts';
 
 /** The manifest's file in an image's folder, beside image.json (outside the tree). */
 export const IMAGE_MANIFEST = 'manifest.txt';

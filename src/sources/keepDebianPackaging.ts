@@ -5,7 +5,7 @@ import { goExcludes } from '../debian/goExcludes.ts';
 import { parseBuildDepends } from '../debian/parseBuildDepends.ts';
 import { parseQuiltSeries, type QuiltPatch } from '../debian/parseQuiltSeries.ts';
 import { rulesBuildSteps } from '../debian/rulesBuildSteps.ts';
-import { readFileConfined } from '../fs/readFileConfined.ts';
+import { readFileConfined } from '../fs/index.ts';
 import type { DebianPackaging } from './AcquiredSource.ts';
 import { isSourceError } from './SourceError.ts';
 import { type ExtractOptions, extractTarball } from './tar/extractTarball.ts';

@@ -1,5 +1,4 @@
-import { parseSource, type SourceSpec } from '../../sources/parseSource.ts';
-import { isSourceError } from '../../sources/SourceError.ts';
+import { isSourceError, parseSource, type SourceSpec } from '../../sources/index.ts';
 import type { PortJob } from './PortJob.ts';
 import { printable } from './printable.ts';
 

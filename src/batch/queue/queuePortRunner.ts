@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Job, Queue, QueueEvents } from 'bullmq';
-import { writeFileAtomic } from '../../fs/writeFileAtomic.ts';
+import { writeFileAtomic } from '../../fs/index.ts';
 import { isRecipeCacheError, type RecipeCache } from '../../recipes/RecipeCache.ts';
 import type { ValidBatchEntry } from '../BatchEntry.ts';
 import { type EntryResult, failedResult } from '../EntryResult.ts';

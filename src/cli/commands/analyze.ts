@@ -10,12 +10,12 @@ import {
   findingsAtLeast,
 } from '../../analysis/index.ts';
 import { rvportHome } from '../../config/rvportHome.ts';
-import { git } from '../../sources/git.ts';
 import {
   type AcquiredSource,
   acquireSource,
   DEFAULT_DEBIAN_SUITE,
   debianMirror,
+  git,
   isSourceError,
   parseSource,
   type SourceSpec,

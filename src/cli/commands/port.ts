@@ -1,11 +1,11 @@
 import { type Command, Option } from 'commander';
 import { isPreflightError } from '../../doctor/PreflightError.ts';
-import { isEngineError } from '../../engine/errors.ts';
+import { isEngineError } from '../../engine/index.ts';
 import type { RequestedMode } from '../../port/chooseSandboxMode.ts';
 import { DEFAULT_TEST_TIMEOUT_MS, runPort } from '../../port/runPort.ts';
-import { isSandboxError } from '../../sandbox/errors.ts';
-import { isSourceError } from '../../sources/SourceError.ts';
-import type { SourceOrigin } from '../../sources/sourceOrigin.ts';
+import { isSandboxError } from '../../sandbox/index.ts';
+import type { SourceOrigin } from '../../sources/index.ts';
+import { isSourceError } from '../../sources/index.ts';
 import { ALLOW_PRIVATE_ADDRESSES_HELP } from '../allowPrivateAddresses.ts';
 import type { CliContext } from '../CliContext.ts';
 import { describePortResult, lastErrorJson } from '../describePortResult.ts';

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { isReplayError } from '../../replay/ReplayError.ts';
 import { replayPort } from '../../replay/replayPort.ts';
-import { SandboxError } from '../../sandbox/errors.ts';
-import { SANDBOX_MODES, type SandboxMode } from '../../sandbox/Sandbox.ts';
-import { isSourceError } from '../../sources/SourceError.ts';
+import { SANDBOX_MODES, SandboxError, type SandboxMode } from '../../sandbox/index.ts';
+import { isSourceError } from '../../sources/index.ts';
 import { ALLOW_PRIVATE_ADDRESSES_HELP } from '../allowPrivateAddresses.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
-import { readImageRecord } from '../../sandbox/imageStore.ts';
 import {
   cleanupStale,
   createSandbox,
@@ -11,16 +10,17 @@ import {
   imageKeys,
   listImages,
   listInstances,
+  loadUserlandProofs,
   openSandbox,
   probeHost,
+  readImageRecord,
+  removeTree,
   SANDBOX_MODES,
   type SandboxMode,
   type SetupResult,
   sandboxPaths,
   setupSandbox,
 } from '../../sandbox/index.ts';
-import { loadUserlandProofs } from '../../sandbox/proof/userlandProofs.ts';
-import { removeTree } from '../../sandbox/removeTree.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { UsageError } from '../UsageError.ts';

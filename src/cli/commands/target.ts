@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { rvportHome } from '../../config/rvportHome.ts';
-import { addTarget } from '../../sandbox/ssh/addTarget.ts';
-import { readTargets } from '../../sandbox/ssh/targetStore.ts';
+import { addTarget, readTargets } from '../../sandbox/index.ts';
 import type { CliContext } from '../CliContext.ts';
 import { withSandboxErrors } from '../withSandboxErrors.ts';
 

@@ -1,15 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { defineWorkflow, isWorkflow } from '../../engine/defineWorkflow.ts';
-import { isEngineError } from '../../engine/errors.ts';
-import type { EngineEvent } from '../../engine/events.ts';
-import { resetWorkflow, runWorkflow } from '../../engine/runWorkflow.ts';
-import { DEFAULT_STATE_DIR, FileStateStore } from '../../engine/stores/FileStateStore.ts';
-import { toMermaid } from '../../engine/toMermaid.ts';
-import type { Workflow, WorkflowDefinition, WorkflowState } from '../../engine/types.ts';
-import { asAgentClient } from '../../llm/asAgentClient.ts';
-import { createLlmClient, loadLlmConfig } from '../../llm/index.ts';
+import type { EngineEvent, Workflow, WorkflowDefinition, WorkflowState } from '../../engine/index.ts';
+import {
+  DEFAULT_STATE_DIR,
+  defineWorkflow,
+  FileStateStore,
+  isEngineError,
+  isWorkflow,
+  resetWorkflow,
+  runWorkflow,
+  toMermaid,
+} from '../../engine/index.ts';
+import { asAgentClient, createLlmClient, loadLlmConfig } from '../../llm/index.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { registerWorkflowLoader, workflowFileUrl } from '../registerWorkflowLoader.ts';

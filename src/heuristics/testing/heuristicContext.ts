@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Dependency } from '../../analysis/dependencies/Dependency.ts';
+import type { Dependency } from '../../analysis/index.ts';
 import type { BuildPlan } from '../../port/PortState.ts';
 import { portState } from '../../port/testing/portStateFixture.ts';
-import type { Sandbox, SandboxRunResult } from '../../sandbox/Sandbox.ts';
+import type { Sandbox, SandboxRunResult } from '../../sandbox/index.ts';
 import type { HeuristicContext, PackageKind } from '../RecoveryHeuristic.ts';
 
 /** Real error output (fixtures/capture.sh, fixtures/capture-host.sh). */

@@ -1,4 +1,4 @@
-import type { SandboxRunOptions, SandboxRunResult } from '../../sandbox/Sandbox.ts';
+import type { SandboxRunOptions, SandboxRunResult } from '../../sandbox/index.ts';
 
 /** What a scripted target answers to one command: exit status and output. */
 export interface ScriptedAnswer {

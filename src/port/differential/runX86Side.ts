@@ -1,11 +1,13 @@
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { NodeRunContext } from '../../engine/types.ts';
-import { createX86Sandbox } from '../../sandbox/createX86Sandbox.ts';
-import { imageKeys } from '../../sandbox/findImages.ts';
-import { readImageRecord } from '../../sandbox/imageStore.ts';
-import { ensureX86Rootfs } from '../../sandbox/provision/ensureX86Rootfs.ts';
-import { sandboxPaths } from '../../sandbox/sandboxPaths.ts';
+import type { NodeRunContext } from '../../engine/index.ts';
+import {
+  createX86Sandbox,
+  ensureX86Rootfs,
+  imageKeys,
+  readImageRecord,
+  sandboxPaths,
+} from '../../sandbox/index.ts';
 import { BUILD_PHASES, freshSource, installPackages, runLogged } from '../nodes/buildSteps.ts';
 import type { PortServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';

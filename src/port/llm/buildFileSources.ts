@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { AUTOCONF_MARKER } from '../../analysis/buildSystems/autotools.ts';
+import { AUTOCONF_MARKER } from '../../analysis/index.ts';
 import { readTextConfined, walkConfined } from '../../fs/index.ts';
 import type { ExcerptSource } from '../../llm/index.ts';
 import { scriptedOf } from '../nodes/scriptedAnalysis.ts';

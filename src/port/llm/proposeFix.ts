@@ -7,7 +7,7 @@ import {
   type LlmResult,
   reviewProposedCommands,
 } from '../../llm/index.ts';
-import type { Sandbox } from '../../sandbox/Sandbox.ts';
+import type { Sandbox } from '../../sandbox/index.ts';
 import type { LlmUsageTotals, PortState, RefusedCommand } from '../PortState.ts';
 import { canonicalPatch, type SourcePatch } from '../patches/sourcePatches.ts';
 import { planCommandContext } from '../planFromAnalysis.ts';

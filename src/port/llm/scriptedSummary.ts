@@ -1,4 +1,4 @@
-import { SEVERITY_RANK } from '../../analysis/hazards/index.ts';
+import { SEVERITY_RANK } from '../../analysis/index.ts';
 import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
 import type { ArchitectureFinding, PortState } from '../PortState.ts';
 

@@ -1,4 +1,4 @@
-import { BUILD_SYSTEM_TYPES } from '../../analysis/buildSystems/BuildSystemDetector.ts';
+import { BUILD_SYSTEM_TYPES } from '../../analysis/index.ts';
 import { reviewPackageNames } from '../../debian/reviewPackageNames.ts';
 import { guardCommand } from '../../llm/index.ts';
 import type { BuildPlan, PlanPhase } from '../PortState.ts';

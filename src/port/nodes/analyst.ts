@@ -1,4 +1,4 @@
-import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import { FunctionNode } from '../../engine/index.ts';
 import { analyzePackage } from '../llm/analyzePackage.ts';
 import { PortNode } from '../nodeNames.ts';
 import { installableOf, portServices } from '../PortServices.ts';

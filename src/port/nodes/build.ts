@@ -1,5 +1,5 @@
-import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
-import type { HeuristicFiring } from '../../heuristics/runHeuristics.ts';
+import { FunctionNode } from '../../engine/index.ts';
+import type { HeuristicFiring } from '../../heuristics/index.ts';
 import { classifyInContext } from '../classifyInContext.ts';
 import { escalationReason } from '../escalation.ts';
 import { crossCompiles, frontEndMissing } from '../frontEndMissing.ts';

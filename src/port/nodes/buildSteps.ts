@@ -2,9 +2,9 @@
 import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NodeRunContext } from '../../engine/types.ts';
+import type { NodeRunContext } from '../../engine/index.ts';
 import { runProcess } from '../../process/runProcess.ts';
-import { SANDBOX_WORKSPACE, type Sandbox, type SandboxRunResult } from '../../sandbox/Sandbox.ts';
+import { SANDBOX_WORKSPACE, type Sandbox, type SandboxRunResult } from '../../sandbox/index.ts';
 import { copyDependenciesIn } from '../copyDependenciesIn.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { normalizeAutotoolsTimestamps } from '../normalizeTimestamps.ts';

@@ -1,4 +1,4 @@
-import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import { FunctionNode } from '../../engine/index.ts';
 import { compareSmokeRuns, compareTestRuns, notInBoth } from '../differential/compareRuns.ts';
 import type { DifferentialRecord } from '../differential/DifferentialRecord.ts';
 import { pairHazardEvidence } from '../differential/pairHazardEvidence.ts';

@@ -1,6 +1,6 @@
 import { appendFile } from 'node:fs/promises';
-import type { NodeRunContext } from '../../engine/types.ts';
-import type { Sandbox } from '../../sandbox/Sandbox.ts';
+import type { NodeRunContext } from '../../engine/index.ts';
+import type { Sandbox } from '../../sandbox/index.ts';
 import type { PortServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
 import { withAudit } from './audit.ts';

@@ -1,5 +1,4 @@
-import { END } from '../../engine/END.ts';
-import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import { END, FunctionNode } from '../../engine/index.ts';
 import { systemApiDriftOf } from '../diagnosis/systemApiDriftOf.ts';
 import { escalationReason } from '../escalation.ts';
 import { PortNode } from '../nodeNames.ts';

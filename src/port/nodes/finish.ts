@@ -1,12 +1,12 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ZodError } from 'zod';
-import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import { FunctionNode } from '../../engine/index.ts';
 import { writeJsonAtomic } from '../../fs/index.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
-import type { UserlandEvidence } from '../../sandbox/proof/judgeUserlandEvidence.ts';
+import type { UserlandEvidence } from '../../sandbox/index.ts';
 import { type CuratedArtifacts, curateArtifacts } from '../llm/curateArtifacts.ts';
 import { fewShotPath, toFewShotExample } from '../llm/fewShot.ts';
 import { type SummarizedRecipe, summarizeRecipe } from '../llm/summarizeRecipe.ts';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import { FunctionNode } from '../../engine/index.ts';
 import { lastCommandOutput, referencedExcerpts, referencedFiles } from '../llm/failureContext.ts';
 import { findFewShotExamples, renderFewShot } from '../llm/fewShot.ts';
 import { costCapReason } from '../llm/llmUsage.ts';

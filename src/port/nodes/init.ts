@@ -1,13 +1,16 @@
 import { tmpdir } from 'node:os';
-import { type Analysis, analyzeTree } from '../../analysis/analyzeTree.ts';
-import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
-import type { AcquiredSource } from '../../sources/AcquiredSource.ts';
-import { acquireSource } from '../../sources/acquireSource.ts';
-import { acquireDependencies } from '../../sources/deps/acquireDependencies.ts';
-import { headTree } from '../../sources/git.ts';
-import { parseSource } from '../../sources/parseSource.ts';
-import { isSourceError } from '../../sources/SourceError.ts';
-import { DEFAULT_FETCH_RULES, fetchRulesFor } from '../../sources/sourceOrigin.ts';
+import { type Analysis, analyzeTree } from '../../analysis/index.ts';
+import { FunctionNode } from '../../engine/index.ts';
+import type { AcquiredSource } from '../../sources/index.ts';
+import {
+  acquireDependencies,
+  acquireSource,
+  DEFAULT_FETCH_RULES,
+  fetchRulesFor,
+  headTree,
+  isSourceError,
+  parseSource,
+} from '../../sources/index.ts';
 import { debianKnowledge } from '../debianKnowledge.ts';
 import { debianSourceHint } from '../debianSourceHint.ts';
 import { PortNode } from '../nodeNames.ts';

@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import { chooseBuildDepends } from '../../debian/chooseBuildDepends.ts';
-import type { NodeRunContext } from '../../engine/types.ts';
-import type { Sandbox, SandboxSnapshot } from '../../sandbox/Sandbox.ts';
+import type { NodeRunContext } from '../../engine/index.ts';
+import type { Sandbox, SandboxSnapshot } from '../../sandbox/index.ts';
 import { installWhatInstalls } from '../installWhatInstalls.ts';
 import { installableOf, type PortServices } from '../PortServices.ts';
 import type { BuildPlan, DebianKnowledge, ExecutedCommand, PortState } from '../PortState.ts';

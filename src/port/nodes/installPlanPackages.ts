@@ -1,5 +1,5 @@
-import type { NodeRunContext } from '../../engine/types.ts';
-import type { Sandbox } from '../../sandbox/Sandbox.ts';
+import type { NodeRunContext } from '../../engine/index.ts';
+import type { Sandbox } from '../../sandbox/index.ts';
 import type { PortServices } from '../PortServices.ts';
 import type { BuildPlan, DebianKnowledge, ErrorRecord, ExecutedCommand, PortState } from '../PortState.ts';
 import { installPackages } from './buildSteps.ts';

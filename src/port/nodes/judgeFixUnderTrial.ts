@@ -1,5 +1,5 @@
 import { appendFile } from 'node:fs/promises';
-import type { Sandbox } from '../../sandbox/Sandbox.ts';
+import type { Sandbox } from '../../sandbox/index.ts';
 import type { PortServices } from '../PortServices.ts';
 import type { BuildPlan, FixAttempt, PortState } from '../PortState.ts';
 

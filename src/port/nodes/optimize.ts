@@ -1,14 +1,13 @@
 import { appendFile } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { END } from '../../engine/END.ts';
-import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
-import type { NodeRunContext } from '../../engine/types.ts';
+import type { NodeRunContext } from '../../engine/index.ts';
+import { END, FunctionNode } from '../../engine/index.ts';
 import type { OptimizationReport } from '../../optimize/OptimizationReport.ts';
 import { probeTarget } from '../../optimize/probeTarget.ts';
 import { runOptimization } from '../../optimize/runOptimization.ts';
 import type { GatedArtifact, TuneWorkbench } from '../../optimize/TuneWorkbench.ts';
 import { hostQemuVersion } from '../../probe/hostQemuVersion.ts';
-import { SANDBOX_WORKSPACE, type Sandbox } from '../../sandbox/Sandbox.ts';
+import { SANDBOX_WORKSPACE, type Sandbox } from '../../sandbox/index.ts';
 import { withLlmUsage } from '../llm/llmUsage.ts';
 import { PortNode } from '../nodeNames.ts';
 import { type PortServices, portServices } from '../PortServices.ts';

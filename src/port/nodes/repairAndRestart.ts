@@ -1,7 +1,6 @@
 import { appendFile } from 'node:fs/promises';
-import type { FailedStep, HeuristicContext } from '../../heuristics/RecoveryHeuristic.ts';
-import type { HeuristicFiring } from '../../heuristics/runHeuristics.ts';
-import type { Sandbox } from '../../sandbox/Sandbox.ts';
+import type { FailedStep, HeuristicContext, HeuristicFiring } from '../../heuristics/index.ts';
+import type { Sandbox } from '../../sandbox/index.ts';
 import { findPackageFor } from '../findPackageFor.ts';
 import { installableOf, type PortServices } from '../PortServices.ts';
 import type { BuildPlan, PortState } from '../PortState.ts';

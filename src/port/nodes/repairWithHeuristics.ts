@@ -1,5 +1,5 @@
-import type { HeuristicContext, RecoveryHeuristic } from '../../heuristics/RecoveryHeuristic.ts';
-import { type HeuristicFiring, runHeuristics } from '../../heuristics/runHeuristics.ts';
+import type { HeuristicContext, RecoveryHeuristic } from '../../heuristics/index.ts';
+import { type HeuristicFiring, runHeuristics } from '../../heuristics/index.ts';
 import type { ExecutedCommand, FixAttempt } from '../PortState.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import { FunctionNode } from '../../engine/index.ts';
 import { replayPort } from '../../replay/replayPort.ts';
 import { PortNode } from '../nodeNames.ts';
 import { writePortOutputs } from '../outputs/writePortOutputs.ts';

@@ -1,6 +1,6 @@
-import type { NodeRunContext } from '../../engine/types.ts';
-import type { FailedStep } from '../../heuristics/RecoveryHeuristic.ts';
-import type { Sandbox } from '../../sandbox/Sandbox.ts';
+import type { NodeRunContext } from '../../engine/index.ts';
+import type { FailedStep } from '../../heuristics/index.ts';
+import type { Sandbox } from '../../sandbox/index.ts';
 import type { PortServices } from '../PortServices.ts';
 import type { BuildPlan, ExecutedCommand, PlanPhase } from '../PortState.ts';
 import { type ErrorCategory, LIMIT_CATEGORY } from '../vocabulary.ts';

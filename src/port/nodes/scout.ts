@@ -1,4 +1,4 @@
-import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import { FunctionNode } from '../../engine/index.ts';
 import { planWithScout } from '../llm/planWithScout.ts';
 import { PortNode } from '../nodeNames.ts';
 import { installableOf, portServices } from '../PortServices.ts';

@@ -1,4 +1,4 @@
-import type { Analysis } from '../../analysis/analyzeTree.ts';
+import type { Analysis } from '../../analysis/index.ts';
 import type { PortState } from '../PortState.ts';
 
 /** The scripted analysis init stored (findings live in `state.findings`). */

@@ -1,4 +1,4 @@
-import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
+import { FunctionNode } from '../../engine/index.ts';
 import { PortNode } from '../nodeNames.ts';
 import { portServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';

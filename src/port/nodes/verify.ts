@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { FunctionNode } from '../../engine/nodes/FunctionNode.ts';
-import { decideVerdict } from '../../verify/decideVerdict.ts';
-import { type ElfFacts, inspectAndDigestIn } from '../../verify/inspectFile.ts';
+import { FunctionNode } from '../../engine/index.ts';
+import { decideVerdict, type ElfFacts, inspectAndDigestIn } from '../../verify/index.ts';
 import { cargoHostUnits } from '../cargoHostUnits.ts';
 import { findBuildOutputs } from '../findBuildOutputs.ts';
 import { BuildFixNode } from '../nodeNames.ts';

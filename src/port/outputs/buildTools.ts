@@ -1,4 +1,4 @@
-import { ROOTFS_PACKAGES } from '../../sandbox/imageRecipes.ts';
+import { ROOTFS_PACKAGES } from '../../sandbox/index.ts';
 
 /** What every build in the sandbox had: the compilers, make, dpkg-dev (the buildd variant). */
 const ALWAYS = ['build-essential'];

@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { copyRegularFile, describeKind, isConfinedPathError, statConfined } from '../../fs/index.ts';
-import { MAX_INSPECT_BYTES } from '../../verify/inspectFile.ts';
+import { MAX_INSPECT_BYTES } from '../../verify/index.ts';
 import type { ArtifactRecord } from '../PortState.ts';
 import { artifactLocation } from '../planFromAnalysis.ts';
 

@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import { TARGET_MACHINE } from '../../verify/decideVerdict.ts';
-import { type ElfFacts, inspectFile } from '../../verify/inspectFile.ts';
+import { type ElfFacts, inspectFile, TARGET_MACHINE } from '../../verify/index.ts';
 import type { ArtifactRecord, DeliveryRecord, PortState } from '../PortState.ts';
 import type { ArtifactCopies } from './copyArtifactsOut.ts';
 

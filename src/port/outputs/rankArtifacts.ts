@@ -1,4 +1,4 @@
-import type { ElfFacts } from '../../verify/inspectFile.ts';
+import type { ElfFacts } from '../../verify/index.ts';
 import type { ArtifactRecord } from '../PortState.ts';
 
 const TEST_PATH =

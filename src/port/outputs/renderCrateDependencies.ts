@@ -1,5 +1,5 @@
-import type { Dependency } from '../../analysis/dependencies/Dependency.ts';
-import { DEBIAN_CARGO_REGISTRY } from '../../analysis/dependencies/resolveCrates.ts';
+import type { Dependency } from '../../analysis/index.ts';
+import { DEBIAN_CARGO_REGISTRY } from '../../analysis/index.ts';
 import { debianCargoRegistry, SET_ASIDE_SUFFIX } from '../debianCargoRegistry.ts';
 import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
 import type { PortState } from '../PortState.ts';

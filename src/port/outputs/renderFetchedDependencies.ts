@@ -1,4 +1,4 @@
-import type { FetchedDependencies } from '../../sources/deps/FetchedDependency.ts';
+import type { FetchedDependencies } from '../../sources/index.ts';
 import { table } from './markdown.ts';
 
 const SHOWN = 200;

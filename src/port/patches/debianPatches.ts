@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
-import { existsConfined } from '../../fs/openConfined.ts';
-import type { DebianPackaging } from '../../sources/AcquiredSource.ts';
-import { MAX_PATCH_BYTES, readPackagingFile } from '../../sources/keepDebianPackaging.ts';
+import { existsConfined } from '../../fs/index.ts';
+import type { DebianPackaging } from '../../sources/index.ts';
+import { MAX_PATCH_BYTES, readPackagingFile } from '../../sources/index.ts';
 import { canonicalSeries, patchFileName, type SeriesPatch, type SourcePatch } from './sourcePatches.ts';
 
 /** Autotools inputs and the file generated from each that the tree may ship beside it. */

@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { guardDiffInTree } from '../../llm/index.ts';
 import { runProcess } from '../../process/runProcess.ts';
-import { commitTree } from '../../sources/commitTree.ts';
-import { gitEnvironment, SAFE_GIT_CONFIG } from '../../sources/git.ts';
+import { commitTree, gitEnvironment, SAFE_GIT_CONFIG } from '../../sources/index.ts';
 
 export interface SourcePatch {
   /** The file name in patches/ (`0001-short-name.patch`). */

@@ -1,4 +1,4 @@
-import { END } from '../../engine/END.ts';
+import { END } from '../../engine/index.ts';
 import { attemptsExhausted } from '../escalation.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import type { PortState } from '../PortState.ts';

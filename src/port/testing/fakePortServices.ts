@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { NodeDefinition, NodeRunContext } from '../../engine/types.ts';
+import type { NodeDefinition, NodeRunContext } from '../../engine/index.ts';
 import { createOfflineLlmClient } from '../../llm/index.ts';
 import type {
   Sandbox,
@@ -9,7 +9,7 @@ import type {
   SandboxRunOptions,
   SandboxRunResult,
   SandboxSnapshot,
-} from '../../sandbox/Sandbox.ts';
+} from '../../sandbox/index.ts';
 import type { PortServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
 

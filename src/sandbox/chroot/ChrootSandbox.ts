@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
+import { writeJsonAtomic } from '../../fs/index.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { SandboxError } from '../errors.ts';
 import { readFileOverRun, writeFileOverRun } from '../filesOverRun.ts';

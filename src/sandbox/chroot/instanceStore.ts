@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile } from 'node:fs/promises';
-import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
+import { writeJsonAtomic } from '../../fs/index.ts';
 import { isProcessAlive } from '../../process/isProcessAlive.ts';
 import { assertImagesIntact } from '../checkImages.ts';
 import { SandboxError } from '../errors.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomic } from '../../fs/writeFileAtomic.ts';
+import { writeFileAtomic } from '../../fs/index.ts';
 
 /**
  * The committed proof table: for each public corpus package, whether its port built in

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
+import { writeJsonAtomic } from '../../fs/index.ts';
 import { isProcessAlive } from '../../process/isProcessAlive.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { IMAGE_RECORD, IMAGE_TREE, type ImageRecord, imageTarball, readImageRecord } from '../imageStore.ts';

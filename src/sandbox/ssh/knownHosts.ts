@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../../fs/writeFileAtomic.ts';
+import { writeFileAtomic } from '../../fs/index.ts';
 
 /** One public host key: its algorithm and its base64 blob, as known_hosts writes them. */
 export interface HostKey {

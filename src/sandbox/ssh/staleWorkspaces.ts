@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
+import { writeJsonAtomic } from '../../fs/index.ts';
 import { isProcessAlive } from '../../process/isProcessAlive.ts';
 import { isRemoteRoot } from './remoteWorkspace.ts';
 import { SshSandbox, type SshSandboxInit } from './SshSandbox.ts';

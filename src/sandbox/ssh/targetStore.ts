@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeJsonAtomic } from '../../fs/writeFileAtomic.ts';
+import { writeJsonAtomic } from '../../fs/index.ts';
 import { SandboxError } from '../errors.ts';
 import { isSshUrl, parseSshTarget, type SshTarget } from './parseSshTarget.ts';
 

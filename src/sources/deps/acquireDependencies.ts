@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fromRegistry, parseCargoLock } from '../../analysis/dependencies/parseCargoLock.ts';
+import { fromRegistry, parseCargoLock } from '../../analysis/index.ts';
 import { SourceError } from '../SourceError.ts';
 import type { FetchedDependencies } from './FetchedDependency.ts';
 import { fetchCrates } from './fetchCrates.ts';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LockedCrate } from '../../analysis/dependencies/parseCargoLock.ts';
+import type { LockedCrate } from '../../analysis/index.ts';
 import { SourceError } from '../SourceError.ts';
 import { extractTarball } from '../tar/extractTarball.ts';
 import { crateDownloadUrl } from './crateDownloadUrl.ts';
