@@ -3,7 +3,17 @@
 // 36) are listed in .dependency-cruiser-known-violations.json and not reported: a new one fails,
 // and a change that removes some shrinks the list (`npm run check:deps:baseline` rewrites it).
 /** Folders with an index.ts: the one door other rooms import them through. */
-const ROOMS_WITH_A_DOOR = ['analysis', 'engine', 'fs', 'heuristics', 'llm', 'sandbox', 'sources', 'verify'];
+const ROOMS_WITH_A_DOOR = [
+  'analysis',
+  'engine',
+  'fs',
+  'heuristics',
+  'llm',
+  'plan',
+  'sandbox',
+  'sources',
+  'verify',
+];
 /** Capabilities: rooms the port workflow uses, which never import it. */
 const CAPABILITIES = [
   'analysis',
@@ -13,6 +23,7 @@ const CAPABILITIES = [
   'heuristics',
   'llm',
   'optimize',
+  'plan',
   'probe',
   'process',
   'recipes',
@@ -45,6 +56,13 @@ module.exports = {
       comment: 'The graph engine uses Node.js alone: no npm package.',
       from: { path: '^src/engine/' },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'plan-is-pure',
+      severity: 'error',
+      comment: 'The plan room holds values every room shares: it imports no other room.',
+      from: { path: '^src/plan/' },
+      to: { path: '^src/', pathNot: '^src/plan/' },
     },
     {
       name: 'capability-imports-workflow',

@@ -1,5 +1,5 @@
-import type { BuildPlan, PortState } from '../port/PortState.ts';
-import type { SourcePatch } from '../port/patches/sourcePatches.ts';
+import type { BuildPlan, SourcePatch } from '../plan/index.ts';
+import type { PortState } from '../port/PortState.ts';
 import type { Sandbox } from '../sandbox/index.ts';
 
 /** A failed command of the build, as the heuristics see it. */

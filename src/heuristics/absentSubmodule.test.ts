@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 import { absentSubmodule } from './absentSubmodule.ts';
 import { recoveryHeuristics } from './index.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 import { cmakeMissing, cmakeMissingPackage } from './cmakeMissingPackage.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';
 import {

@@ -1,7 +1,7 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 import { cmakeProjectMessage, fromCheckLog } from './cmakeProjectMessage.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';
 import { fixture, heuristicContext, removeWorkspaces } from './testing/heuristicContext.ts';

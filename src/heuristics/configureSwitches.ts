@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { readTextConfined } from '../fs/index.ts';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 import { buildTreeRoot } from './buildTreeRoot.ts';
 import { mapCommands } from './planEdits.ts';
 import type { HeuristicContext, HeuristicOutcome } from './RecoveryHeuristic.ts';

@@ -1,8 +1,8 @@
 import { dhInternalOptions, dhSequenceOptions } from '../debian/dhSequenceOptions.ts';
 import { packagingPatch } from '../debian/packagingPatch.ts';
 import { packagingToolDepends } from '../debian/parseBuildDepends.ts';
-import type { BuildPlan } from '../port/PortState.ts';
-import { patchFileName } from '../port/patches/sourcePatches.ts';
+import type { BuildPlan } from '../plan/index.ts';
+import { patchFileName } from '../plan/index.ts';
 import { shellQuote } from '../process/shellQuote.ts';
 import { MAX_CONTROL_BYTES, readPackagingFile } from '../sources/index.ts';
 import { installForRepair } from './installForRepair.ts';

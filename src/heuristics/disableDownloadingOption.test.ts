@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 import { disableDownloadingOption } from './disableDownloadingOption.ts';
 import { recoveryHeuristics } from './index.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 import { linkNamedLibrary } from './linkNamedLibrary.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';
 import { fixture, heuristicContext, removeWorkspaces } from './testing/heuristicContext.ts';

@@ -1,5 +1,5 @@
-import type { BuildPlan, PlanPhase } from '../port/PortState.ts';
-import { planEnvProblem } from '../port/planEnvironment.ts';
+import type { BuildPlan, PlanPhase } from '../plan/index.ts';
+import { planEnvProblem } from '../plan/index.ts';
 import { shellQuote } from '../process/shellQuote.ts';
 
 /** Pure edits of a build plan used by the heuristics; each returns a new plan. */

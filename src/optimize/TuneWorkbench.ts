@@ -1,5 +1,5 @@
 import type { LlmClient } from '../llm/index.ts';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 import type { Sandbox } from '../sandbox/index.ts';
 import type { TargetFacts } from './OptimizationReport.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 import { PGO_DIR, planTunes, tuneEnv } from './buildTune.ts';
 import type { TargetFacts } from './OptimizationReport.ts';
 

@@ -1,5 +1,5 @@
 import { withCompilerFlag, withEnv } from '../heuristics/index.ts';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 import type { TargetFacts } from './OptimizationReport.ts';
 
 /** Where PGO's profile files stay between the instrumented build and the optimised one. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmClient } from '../llm/index.ts';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 import { fakeLlmClient } from '../port/testing/fakeLlmClient.ts';
 import { chooseWorkload } from './chooseWorkload.ts';
 import type { TuneWorkbench } from './TuneWorkbench.ts';

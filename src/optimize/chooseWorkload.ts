@@ -1,5 +1,5 @@
 import { guardCommand, type LlmResult } from '../llm/index.ts';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 import type { Workload } from './OptimizationReport.ts';
 import {
   HARNESS_DIR,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 
 export const OPTIMIZER_SCHEMA_NAME = 'workload';
 export const OPTIMIZER_MAX_TOKENS = 1_000;

@@ -1,5 +1,5 @@
 import type { LlmResult } from '../llm/index.ts';
-import type { BuildPlan } from '../port/PortState.ts';
+import type { BuildPlan } from '../plan/index.ts';
 import { PGO_DIR, planTunes, type TuneSpec, tuneEnv } from './buildTune.ts';
 import { chooseWorkload } from './chooseWorkload.ts';
 import { gateArtifacts, gateTests, gateWorkload } from './gateTune.ts';

@@ -1,5 +1,6 @@
 import type { Finding } from '../analysis/index.ts';
 import type { OptimizationReport } from '../optimize/OptimizationReport.ts';
+import type { BuildPlan, PlanPhase } from '../plan/index.ts';
 import type { TargetMode, UserlandEvidence } from '../sandbox/index.ts';
 import type { FetchedDependencies } from '../sources/index.ts';
 import { version } from '../version.ts';
@@ -9,6 +10,8 @@ import type { TestCase } from './testResults/TestCase.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
 
 /** The format of a port's state; bumped when a field changes meaning. */
+export type { BuildPlan, PlanPhase };
+
 export const PORT_STATE_VERSION = 1;
 
 export interface SourceInfo {
@@ -110,27 +113,6 @@ export interface FixAttempt {
   commands?: string[];
   patch?: string;
   outcome: 'applied' | 'failed' | 'rolled-back';
-}
-
-export interface PlanPhase {
-  /** prepare: rvport's own fixes to the tree (refreshed helper scripts, edits); then the build system's. */
-  name: 'prepare' | 'bootstrap' | 'configure' | 'build' | 'test' | 'install';
-  commands: string[];
-  /** Phases that may fail without failing the build (tests). */
-  optional?: boolean;
-}
-
-export interface BuildPlan {
-  buildSystem: string;
-  /** The folder of the build, relative to the source root. */
-  dir: string;
-  phases: PlanPhase[];
-  /** Debian packages to install before the build. */
-  packages: string[];
-  /** Environment of every command (CFLAGS, LDFLAGS, PYTHONPATH, … set by repairs). */
-  env?: Record<string, string>;
-  expectedArtifacts: string[];
-  origin: 'default' | 'fallback' | 'llm' | 'cache';
 }
 
 /**

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { type DefaultPlan, defaultPlan } from '../analysis/index.ts';
+import { allowedPlanEnv } from '../plan/index.ts';
 import { RUST_TARGET } from '../sandbox/index.ts';
 import { compilerPackages } from './compilerPackages.ts';
 import { debianCargoRegistry } from './debianCargoRegistry.ts';
@@ -7,7 +8,6 @@ import { debianGoPath } from './debianGoPath.ts';
 import { fetchedCargoPrepare, fetchedGoPhases, packagesFetchedInstead } from './fetchedDependencyPlan.ts';
 import { type ScriptedAnalysis, scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { BuildPlan, PlanPhase, PortState } from './PortState.ts';
-import { allowedPlanEnv } from './planEnvironment.ts';
 
 /** Where the source tree is inside the sandbox; commands see it as $RVPORT_SRC. */
 export const SANDBOX_SRC = '/build/src';

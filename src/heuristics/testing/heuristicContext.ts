@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dependency } from '../../analysis/index.ts';
-import type { BuildPlan } from '../../port/PortState.ts';
+import type { BuildPlan } from '../../plan/index.ts';
 import { portState } from '../../port/testing/portStateFixture.ts';
 import type { Sandbox, SandboxRunResult } from '../../sandbox/index.ts';
 import type { HeuristicContext, PackageKind } from '../RecoveryHeuristic.ts';

@@ -50,6 +50,7 @@ export function lookupScript(use: ApiUse, tree: string, include = SYSTEM_INCLUDE
       ? `if grep -qE ${shellQuote(member)} "$header"; then echo guarded; fi`
       : `if grep -rqw ${HEADERS} -e ${shellQuote(use.symbol)} "$include" 2>/dev/null; then echo declared; fi`,
     `package=$(dpkg -S "$header" 2>/dev/null | head -n 1 | cut -d: -f1)`,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's field format, not a template
     '[ -n "$package" ] && echo "package=$package" && echo "version=$(dpkg-query -W -f=\'${Version}\' "$package" 2>/dev/null)"',
     'exit 0',
   ].join('\n');

@@ -1,15 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { guardDiffInTree } from '../../llm/index.ts';
+import { patchFileName, type SourcePatch } from '../../plan/index.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { commitTree, gitEnvironment, SAFE_GIT_CONFIG } from '../../sources/index.ts';
-
-export interface SourcePatch {
-  /** The file name in patches/ (`0001-short-name.patch`). */
-  name: string;
-  /** A git diff against the source tree, paths relative to its root (`a/…`, `b/…`). */
-  diff: string;
-}
 
 export class PatchError extends Error {
   override readonly name = 'PatchError';
@@ -212,14 +206,4 @@ async function diffOfTrees(
   return { diff: diff.stdout, files: names.stdout.split('\n').filter(Boolean) };
 }
 
-/** `0003-rename-strnlen.patch` from the patch's place in the list and a summary. */
-export function patchFileName(index: number, summary: string): string {
-  const slug =
-    summary
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 48)
-      .replace(/-+$/g, '') || 'fix';
-  return `${String(index + 1).padStart(4, '0')}-${slug}.patch`;
-}
+export { patchFileName, type SourcePatch };
