@@ -27,7 +27,6 @@ const CAPABILITIES = [
   'probe',
   'process',
   'recipes',
-  'replay',
   'sandbox',
   'sources',
   'verify',

@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayPort } from '../../src/port/replay/replayPort.ts';
 import { type PortRequest, runPort } from '../../src/port/runPort.ts';
 import { RecipeCache } from '../../src/recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../src/recipes/recipeCacheDir.ts';
-import { replayPort } from '../../src/replay/replayPort.ts';
 import { type GoProxy, startGoProxy } from '../helpers/goProxyServer.ts';
 import { makePortHome } from '../helpers/portHome.ts';
 import { startCli } from '../helpers/rvportCli.ts';

@@ -1,8 +1,8 @@
 import { lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
-import { rvportHome } from '../config/rvportHome.ts';
-import { DEFAULT_DEBIAN_SUITE } from '../debian/debianMirror.ts';
+import { rvportHome } from '../../config/rvportHome.ts';
+import { DEFAULT_DEBIAN_SUITE } from '../../debian/debianMirror.ts';
 import {
   hashFileConfined,
   MAX_COPY_BYTES,
@@ -10,15 +10,9 @@ import {
   readTextConfined,
   writeFileAtomic,
   writeJsonAtomic,
-} from '../fs/index.ts';
-import { copyDependenciesIn } from '../port/copyDependenciesIn.ts';
-import { copySourceIn } from '../port/nodes/buildSteps.ts';
-import { DEBIAN_PACKAGE_NAME } from '../port/outputs/BuildScript.ts';
-import { MAX_ARTIFACT_BYTES } from '../port/outputs/copyArtifactsOut.ts';
-import { PORT_STATE_VERSION, type PortState, type ReplayRecord } from '../port/PortState.ts';
-import { artifactLocation, SANDBOX_DEST, SANDBOX_SRC } from '../port/planFromAnalysis.ts';
-import { RecipeCache } from '../recipes/RecipeCache.ts';
-import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
+} from '../../fs/index.ts';
+import { RecipeCache } from '../../recipes/RecipeCache.ts';
+import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import {
   createSandbox,
   imageKeys,
@@ -28,9 +22,21 @@ import {
   type Sandbox,
   type SandboxMode,
   SSH_TARGET_IMAGE_ID,
-} from '../sandbox/index.ts';
-import { type AskedSource, acquireSource, fetchRulesFor, headTree, parseSource } from '../sources/index.ts';
-import { inspectFileIn } from '../verify/index.ts';
+} from '../../sandbox/index.ts';
+import {
+  type AskedSource,
+  acquireSource,
+  fetchRulesFor,
+  headTree,
+  parseSource,
+} from '../../sources/index.ts';
+import { inspectFileIn } from '../../verify/index.ts';
+import { copyDependenciesIn } from '../copyDependenciesIn.ts';
+import { copySourceIn } from '../nodes/buildSteps.ts';
+import { DEBIAN_PACKAGE_NAME } from '../outputs/BuildScript.ts';
+import { MAX_ARTIFACT_BYTES } from '../outputs/copyArtifactsOut.ts';
+import { PORT_STATE_VERSION, type PortState, type ReplayRecord } from '../PortState.ts';
+import { artifactLocation, SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { type ArtifactComparison, artifactsMatch, compareArtifact } from './compareArtifacts.ts';
 import { ReplayError } from './ReplayError.ts';
 import { renderReplay } from './renderReplay.ts';

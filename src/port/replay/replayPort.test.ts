@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { portState } from '../port/testing/portStateFixture.ts';
+import { portState } from '../testing/portStateFixture.ts';
 import { replayPort } from './replayPort.ts';
 
 // The checks of an OUT/NAME folder before anything is acquired or a sandbox is made.
