@@ -1,7 +1,5 @@
 // The architecture's rules, checked by `npm run check:deps` (part of `npm test`): a violation fails
-// the test run. The deep imports and capability -> port imports that the layout still has (issue
-// 36) are listed in .dependency-cruiser-known-violations.json and not reported: a new one fails,
-// and a change that removes some shrinks the list (`npm run check:deps:baseline` rewrites it).
+// the test run. ARCHITECTURE.md draws the rooms these rules keep apart.
 /** Folders with an index.ts: the one door other rooms import them through. */
 const ROOMS_WITH_A_DOOR = [
   'analysis',

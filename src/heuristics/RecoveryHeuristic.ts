@@ -1,5 +1,5 @@
+import type { Analysis } from '../analysis/index.ts';
 import type { BuildPlan, SourcePatch } from '../plan/index.ts';
-import type { PortState } from '../port/PortState.ts';
 import type { Sandbox } from '../sandbox/index.ts';
 
 /** A failed command of the build, as the heuristics see it. */
@@ -19,7 +19,14 @@ export type PackageKind = 'header' | 'pkgconfig' | 'library' | 'command' | 'cmak
 export interface HeuristicContext {
   failure: FailedStep;
   plan: BuildPlan;
-  state: Readonly<PortState>;
+  /** The SOURCE as asked (`debian:NAME=VERSION`, a URL, a folder). */
+  source: { readonly spec: string };
+  /** The port's source patches so far, in order (a new one is numbered after them). */
+  patches: readonly SourcePatch[];
+  /** Where Debian's packaging of a `debian:` source was kept, when it was. */
+  debianPackaging?: string;
+  /** The scripted analysis of the tree (its build systems and dependencies), when init made one. */
+  analysis: Pick<Analysis, 'buildSystems' | 'dependencies'> | null;
   sandbox: Sandbox;
   /** The source root inside the sandbox. */
   srcDir: string;

@@ -1,11 +1,11 @@
 import { posix } from 'node:path';
 import { readTextConfined } from '../fs/index.ts';
-import { describeSubmodule, missingSubmoduleIn } from '../port/missingSubmodule.ts';
 import type { Submodule } from '../sources/index.ts';
 import { buildTreeRoot } from './buildTreeRoot.ts';
 import { declaredCmakeOptions } from './cmakeOptions.ts';
 import { configureWithSwitches, offeredConfigureSwitches } from './configureSwitches.ts';
 import { enclosingSwitch, OPTIONAL_PART } from './disableDownloadingOption.ts';
+import { describeSubmodule, missingSubmoduleIn } from './missingSubmodule.ts';
 import { mapCommands } from './planEdits.ts';
 import type { HeuristicContext, HeuristicMatch, RecoveryHeuristic } from './RecoveryHeuristic.ts';
 

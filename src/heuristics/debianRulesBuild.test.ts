@@ -34,8 +34,11 @@ function withPackaging(files: Record<string, string> | null) {
     stderr: '',
   });
   const sandbox = { ...t.ctx.sandbox, run } as unknown as Sandbox;
-  const state = { ...t.ctx.state, debian };
-  return { ...t, ctx: { ...t.ctx, state, sandbox, plan: { ...t.ctx.plan, packages: ['libfoo-dev'] } } };
+  const packaging = debian.packagingDir ? { debianPackaging: debian.packagingDir } : {};
+  return {
+    ...t,
+    ctx: { ...t.ctx, ...packaging, sandbox, plan: { ...t.ctx.plan, packages: ['libfoo-dev'] } },
+  };
 }
 
 const control =

@@ -77,15 +77,15 @@ export const debianRulesBuild: RecoveryHeuristic = {
   description: "build a debian: source with Debian's own debian/rules when its upstream build fails",
   match(ctx) {
     if (!BUILD_PHASES.has(ctx.failure.phase) || ctx.failure.timedOut) return null;
-    if (ctx.plan.buildSystem === DEBIAN_RULES_BUILD || !ctx.state.debian?.packagingDir) return null;
-    if (ctx.state.patches.some((p) => PACKAGING_PATCH.test(p.name))) return null;
+    if (ctx.plan.buildSystem === DEBIAN_RULES_BUILD || !ctx.debianPackaging) return null;
+    if (ctx.patches.some((p) => PACKAGING_PATCH.test(p.name))) return null;
     return {
       key: 'debian/rules',
       reason: `the upstream ${ctx.plan.buildSystem} build failed in the ${ctx.failure.phase} phase; Debian's packaging of the source is at hand`,
     };
   },
   async apply(ctx) {
-    const dir = ctx.state.debian?.packagingDir;
+    const dir = ctx.debianPackaging;
     if (!dir) return { applied: false, description: 'no Debian packaging', commands: [] };
     const own = await ctx.sandbox.run(['test', '-e', `${ctx.srcDir}/debian`]);
     if (own.exitCode === 0)
@@ -105,7 +105,7 @@ export const debianRulesBuild: RecoveryHeuristic = {
       ? await installForRepair(ctx, packages, "installing Debian's packaging tools failed")
       : undefined;
     if (installed?.failed) return installed.failed;
-    const name = patchFileName(ctx.state.patches.length, PACKAGING_PATCH_SUMMARY);
+    const name = patchFileName(ctx.patches.length, PACKAGING_PATCH_SUMMARY);
     const left = patch.leftOut.length
       ? `; left out of it: ${patch.leftOut.map((l) => `debian/${l.path} (${l.reason})`).join(', ')}`
       : '';

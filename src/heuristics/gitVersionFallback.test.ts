@@ -82,7 +82,7 @@ describe('git-version-fallback', () => {
     snapshot(debian);
     const ctx = {
       ...debian.ctx,
-      state: portState({ source: { spec: 'debian:demo=1:4.2.0-3', name: 'demo' } }),
+      source: { spec: 'debian:demo=1:4.2.0-3' },
     };
     expect((await gitVersionFallback.match(ctx))?.key).toBe('tag 4.2.0');
   });

@@ -52,7 +52,7 @@ export function fallbackVersion(ctx: HeuristicContext): { version: string; from:
   }
   const declared = declaredVersion(root, ctx.plan.dir);
   if (declared) return { version: declared, from: 'the version the build files declare' };
-  const debian = /^debian:[^=]+=(?:\d+:)?([^-\s]+)/.exec(ctx.state.source.spec)?.[1];
+  const debian = /^debian:[^=]+=(?:\d+:)?([^-\s]+)/.exec(ctx.source.spec)?.[1];
   const fromDebian = versionOf(debian ?? null);
   if (fromDebian) return { version: fromDebian, from: 'the Debian source version' };
   return { version: '0.0.0', from: 'no version recorded anywhere' };

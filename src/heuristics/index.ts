@@ -115,6 +115,7 @@ export { parseMissingPackage } from './installMissingPackage.ts';
 export { stemOf } from './installNamedDependency.ts';
 export { mesonMissing } from './mesonMissingDependency.ts';
 export { missingTool } from './missingBuildTool.ts';
+export { describeSubmodule, missingSubmoduleIn, submoduleNamedIn } from './missingSubmodule.ts';
 export { withCompilerFlag, withEnv } from './planEdits.ts';
 export type { FailedStep, HeuristicContext, RecoveryHeuristic } from './RecoveryHeuristic.ts';
 export type { HeuristicFiring } from './runHeuristics.ts';

@@ -1,5 +1,4 @@
 import type { DependencyKind } from '../analysis/index.ts';
-import { scriptedOf } from '../port/nodes/scriptedAnalysis.ts';
 import { installForRepair } from './installForRepair.ts';
 import { withPackages } from './planEdits.ts';
 import type { HeuristicContext, HeuristicOutcome, PackageKind } from './RecoveryHeuristic.ts';
@@ -49,7 +48,7 @@ export function parseKey(key: string): NamedDependency[] {
  * a library and a pkg-config module.
  */
 export async function packageFor(ctx: HeuristicContext, wanted: NamedDependency): Promise<string | null> {
-  const deps = scriptedOf(ctx.state)?.dependencies ?? [];
+  const deps = ctx.analysis?.dependencies ?? [];
   const resolved = deps.filter((d) => d.debianPackages.length > 0);
   const same =
     wanted.kind === 'word'

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeTree } from '../analysis/analyzeTree.ts';
 import { planFromAnalysis } from '../port/planFromAnalysis.ts';
+import { portState } from '../port/testing/portStateFixture.ts';
 import { otherBuildSystem } from './otherBuildSystem.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';
 import { fixture, heuristicContext, removeWorkspaces } from './testing/heuristicContext.ts';
@@ -12,12 +13,15 @@ function twoSystems(files: Record<string, string>, failure: { phase: string; com
   const t = heuristicContext(fixture('meson-unknown-compiler'), { failure });
   for (const [rel, text] of Object.entries(files)) t.src(rel, text);
   const { findings: _f, ...scripted } = analyzeTree(`${t.workspace}/src`, { name: 'demo' });
-  const state = { ...t.ctx.state, scripted } as typeof t.ctx.state;
-  const plan = planFromAnalysis(state, 'default');
+  const plan = planFromAnalysis({ ...portState(), scripted }, 'default');
   if (!plan) throw new Error('no plan');
   return {
     ...t,
-    ctx: { ...t.ctx, state, plan: { ...plan, packages: ['libfoo-dev'], env: { CFLAGS: '-O1' } } },
+    ctx: {
+      ...t.ctx,
+      analysis: scripted,
+      plan: { ...plan, packages: ['libfoo-dev'], env: { CFLAGS: '-O1' } },
+    },
   };
 }
 

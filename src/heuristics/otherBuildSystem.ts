@@ -1,6 +1,5 @@
 import { defaultPlan } from '../analysis/index.ts';
-import { scriptedOf } from '../port/nodes/scriptedAnalysis.ts';
-import { planPhases } from '../port/planFromAnalysis.ts';
+import { planPhases } from '../plan/index.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /** Phases whose failure another build system of the tree, or Debian's own build, may not share. */
@@ -20,7 +19,7 @@ export const otherBuildSystem: RecoveryHeuristic = {
   description: "build with the tree's other build system when the chosen one fails",
   match(ctx) {
     if (!BUILD_PHASES.has(ctx.failure.phase) || ctx.failure.timedOut) return null;
-    const candidates = scriptedOf(ctx.state)?.buildSystems ?? [];
+    const candidates = ctx.analysis?.buildSystems ?? [];
     const next = candidates.find(
       (c) =>
         c.confidence >= MIN_CONFIDENCE &&
@@ -36,7 +35,7 @@ export const otherBuildSystem: RecoveryHeuristic = {
   },
   async apply(ctx, match) {
     const [type, dir] = match.key.split(/:(.*)/s);
-    const candidate = scriptedOf(ctx.state)?.buildSystems.find((c) => c.type === type && c.dir === dir);
+    const candidate = ctx.analysis?.buildSystems.find((c) => c.type === type && c.dir === dir);
     const base = candidate ? defaultPlan(candidate) : null;
     if (!base || base.phases.length === 0)
       return { applied: false, description: `no standard plan for ${type}`, commands: [] };

@@ -18,7 +18,9 @@ function context(output: string): HeuristicContext {
   return {
     failure: { phase: 'build', command: 'make', output, exitCode: 2, timedOut: false },
     plan,
-    state: portState(),
+    source: { spec: '/tmp/demo' },
+    patches: [],
+    analysis: null,
     sandbox: {} as Sandbox,
     srcDir: '/build/src',
     findPackage: async () => null,

@@ -1,5 +1,5 @@
+import { describeSubmodule, missingSubmoduleIn } from '../heuristics/index.ts';
 import { severityOf } from './classifyError.ts';
-import { describeSubmodule, missingSubmoduleIn } from './missingSubmodule.ts';
 import type { ErrorRecord, PortState } from './PortState.ts';
 import { SANDBOX_LIMIT_CATEGORIES } from './vocabulary.ts';
 

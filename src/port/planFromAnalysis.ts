@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { type DefaultPlan, defaultPlan } from '../analysis/index.ts';
-import { allowedPlanEnv } from '../plan/index.ts';
+import { allowedPlanEnv, planPhases } from '../plan/index.ts';
 import { RUST_TARGET } from '../sandbox/index.ts';
 import { compilerPackages } from './compilerPackages.ts';
 import { debianCargoRegistry } from './debianCargoRegistry.ts';
@@ -38,17 +38,6 @@ const TOOLCHAIN_PACKAGES: Record<string, string[]> = {
   go: ['golang-go'],
   cargo: ['cargo'],
 };
-
-/** A default plan's phases as a port runs them. */
-export function planPhases(base: DefaultPlan): PlanPhase[] {
-  return base.phases.map((p) => ({
-    name: p.name,
-    commands: [...p.commands],
-    // Tests run in finish; an install step is a convenience (a plain Makefile may have none):
-    // neither decides whether the build worked.
-    ...(p.name === 'test' || p.name === 'install' ? { optional: true } : {}),
-  }));
-}
 
 /**
  * The standard plan for the detected build system (no LLM): the analysis's default phases, the

@@ -1,7 +1,14 @@
-import { cmakeMissing, mesonMissing, missingTool, parseMissingPackage, stemOf } from '../heuristics/index.ts';
+import {
+  cmakeMissing,
+  describeSubmodule,
+  mesonMissing,
+  missingTool,
+  parseMissingPackage,
+  stemOf,
+  submoduleNamedIn,
+} from '../heuristics/index.ts';
 import { emptySubmodules } from '../sources/index.ts';
 import { describeApiDrift } from './diagnosis/describeApiDrift.ts';
-import { describeSubmodule, submoduleNamedIn } from './missingSubmodule.ts';
 import { scriptedOf } from './nodes/scriptedAnalysis.ts';
 import type { ErrorRecord, PortState } from './PortState.ts';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { describeSubmodule, missingSubmoduleIn } from '../heuristics/index.ts';
 import type { Sandbox } from '../sandbox/index.ts';
-import { describeSubmodule, missingSubmoduleIn } from './missingSubmodule.ts';
 import type { BuildPlan, PortState } from './PortState.ts';
 import { parseTestSummary } from './parseTestSummary.ts';
 import { planCommandContext } from './planFromAnalysis.ts';

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dependency } from '../../analysis/index.ts';
 import type { BuildPlan } from '../../plan/index.ts';
-import { portState } from '../../port/testing/portStateFixture.ts';
 import type { Sandbox, SandboxRunResult } from '../../sandbox/index.ts';
 import type { HeuristicContext, PackageKind } from '../RecoveryHeuristic.ts';
 
@@ -82,7 +81,6 @@ export function heuristicContext(
       return result(options.installExitCode ?? 0);
     },
   } as unknown as Sandbox;
-  const state = portState(options.dependencies ? { scripted: { dependencies: options.dependencies } } : {});
   const ctx: HeuristicContext = {
     failure: {
       phase: 'configure',
@@ -93,7 +91,9 @@ export function heuristicContext(
       ...options.failure,
     },
     plan: options.plan ?? autotoolsPlan,
-    state,
+    source: { spec: '/tmp/demo' },
+    patches: [],
+    analysis: options.dependencies ? { buildSystems: [], dependencies: options.dependencies } : null,
     sandbox,
     srcDir: '/build/src',
     findPackage: async (kind: PackageKind, name: string) => {

@@ -2,6 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import type { FailedStep, HeuristicContext, HeuristicFiring } from '../../heuristics/index.ts';
 import type { Sandbox } from '../../sandbox/index.ts';
 import { findPackageFor } from '../findPackageFor.ts';
+import { heuristicFacts } from '../heuristicFacts.ts';
 import { installableOf, type PortServices } from '../PortServices.ts';
 import type { BuildPlan, PortState } from '../PortState.ts';
 import { SANDBOX_SRC } from '../planFromAnalysis.ts';
@@ -28,7 +29,7 @@ export async function repairAndRestart(
   const hctx: HeuristicContext = {
     failure,
     plan: current.plan,
-    state,
+    ...heuristicFacts(state, current.patches),
     sandbox,
     srcDir: SANDBOX_SRC,
     findPackage: async (kind, name) => findPackageFor(await svc.contents(), kind, name),
