@@ -8,6 +8,7 @@ const ROOMS_WITH_A_DOOR = [
   'heuristics',
   'llm',
   'plan',
+  'port',
   'sandbox',
   'sources',
   'verify',

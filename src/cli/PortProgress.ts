@@ -1,4 +1,4 @@
-import type { ProgressEvent } from '../port/ProgressEvent.ts';
+import type { ProgressEvent } from '../port/index.ts';
 import { terminalSafe } from './terminalSafe.ts';
 
 /**

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import type { AuditEvent, ErrorRecord, PortState } from '../port/PortState.ts';
-import type { PortResult } from '../port/runPort.ts';
+import type { AuditEvent, ErrorRecord, PortResult, PortState } from '../port/index.ts';
 import { terminalSafe } from './terminalSafe.ts';
 
 /** Audit events an escalated port prints on the terminal (the seed system's number). */

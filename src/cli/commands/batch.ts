@@ -10,7 +10,7 @@ import { QUEUE_URL_ENV } from '../../batch/queue/queueConnection.ts';
 import { openQueuePortRunner, type QueuePortRunner } from '../../batch/queue/queuePortRunner.ts';
 import { runBatch } from '../../batch/runBatch.ts';
 import { SUMMARY_FILE, writeBatchReport } from '../../batch/writeBatchReport.ts';
-import type { RequestedMode } from '../../port/chooseSandboxMode.ts';
+import type { RequestedMode } from '../../port/index.ts';
 import { RecipeCache } from '../../recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
 import { ALLOW_PRIVATE_ADDRESSES_HELP } from '../allowPrivateAddresses.ts';

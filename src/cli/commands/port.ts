@@ -1,8 +1,8 @@
 import { type Command, Option } from 'commander';
 import { isPreflightError } from '../../doctor/PreflightError.ts';
 import { isEngineError } from '../../engine/index.ts';
-import type { RequestedMode } from '../../port/chooseSandboxMode.ts';
-import { DEFAULT_TEST_TIMEOUT_MS, runPort } from '../../port/runPort.ts';
+import type { RequestedMode } from '../../port/index.ts';
+import { DEFAULT_TEST_TIMEOUT_MS, runPort } from '../../port/index.ts';
 import { isSandboxError } from '../../sandbox/index.ts';
 import type { SourceOrigin } from '../../sources/index.ts';
 import { isSourceError } from '../../sources/index.ts';

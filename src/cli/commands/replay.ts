@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { isReplayError } from '../../port/replay/ReplayError.ts';
-import { replayPort } from '../../port/replay/replayPort.ts';
+import { isReplayError, replayPort } from '../../port/index.ts';
 import { SANDBOX_MODES, SandboxError, type SandboxMode } from '../../sandbox/index.ts';
 import { isSourceError } from '../../sources/index.ts';
 import { ALLOW_PRIVATE_ADDRESSES_HELP } from '../allowPrivateAddresses.ts';
