@@ -1,6 +1,6 @@
 // The public API of the sandbox: the interface, how to get an instance, and setup/status.
 
-export { evaluateHost, fixCommands, type HostCheck, probeHost } from './checkHost.ts';
+export { evaluateHost, fixCommands, type HostCheck, hostPackages, probeHost } from './checkHost.ts';
 export type { ChrootSandbox } from './chroot/ChrootSandbox.ts';
 export type { InstanceRecord } from './chroot/InstanceRecord.ts';
 export { cleanupStale, listInstances } from './chroot/instanceStore.ts';
