@@ -22,6 +22,7 @@ export function run(
     cwd,
     encoding: 'utf8',
     timeout: options.timeout ?? 240_000,
+    maxBuffer: 64 << 20,
     env: { ...(options.env ?? process.env), NODE_OPTIONS: '' },
   });
   return {
