@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateHost, fixCommands, HOST_COMMANDS, type HostFacts } from './checkHost.ts';
+import { evaluateHost, fixCommands, HOST_COMMANDS, type HostFacts, hostPackages } from './checkHost.ts';
 
 const allCommands = Object.fromEntries(Object.keys(HOST_COMMANDS).map((c) => [c, true]));
 const ready: HostFacts = {
@@ -51,5 +51,14 @@ describe('evaluateHost', () => {
     expect(fixCommands(checks)[1]).toBe(
       'usermod --add-subuids 100000-165535 --add-subgids 100000-165535 porter',
     );
+  });
+});
+
+describe('hostPackages', () => {
+  it('names every package of the checked commands and the support packages, each once', () => {
+    const packages = hostPackages();
+    expect(new Set(packages).size).toBe(packages.length);
+    for (const pkg of Object.values(HOST_COMMANDS)) expect(packages).toContain(pkg);
+    expect(packages).toEqual(expect.arrayContaining(['qemu-user-static', 'musl-tools', 'xz-utils', 'gpgv']));
   });
 });

@@ -32,6 +32,29 @@ export const HOST_COMMANDS: Readonly<Record<string, string>> = {
   'musl-gcc': 'musl-tools',
 };
 
+/**
+ * Debian packages rvport uses on the host besides those of HOST_COMMANDS: files or programs that
+ * are on every Debian machine, so doctor does not check them, but that a package of rvport must
+ * still depend on (scripts/build-deb.ts reads both tables).
+ */
+export const HOST_SUPPORT_PACKAGES: Readonly<Record<string, string>> = {
+  // `xz -dc` and `bzip2 -dc` of source tarballs (sources/tar/openDecompressed.ts)
+  'xz-utils': 'xz',
+  bzip2: 'bzip2',
+  // the Contents index's signed Release file (analysis/dependencies/ContentsIndex.ts)
+  gpgv: 'gpgv',
+  'debian-archive-keyring': '/usr/share/keyrings/debian-archive-keyring.gpg',
+  // the private apt of `debian:` sources and Build-Depends (sources/PrivateApt.ts)
+  apt: 'apt-get',
+  // git and the mirror over https
+  'ca-certificates': '/etc/ssl/certs/ca-certificates.crt',
+};
+
+/** Every Debian package rvport needs on the host, each once, in the tables' order. */
+export function hostPackages(): string[] {
+  return [...new Set([...Object.values(HOST_COMMANDS), ...Object.keys(HOST_SUPPORT_PACKAGES)])];
+}
+
 export interface HostFacts {
   isRoot: boolean;
   /** Debian-like: apt-get is there to install what is missing. */

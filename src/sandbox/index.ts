@@ -1,7 +1,7 @@
 // The public API of the sandbox: the interface, how to get an instance, and setup/status.
 
 export type { HostFacts } from './checkHost.ts';
-export { evaluateHost, fixCommands, type HostCheck, probeHost } from './checkHost.ts';
+export { evaluateHost, fixCommands, type HostCheck, hostPackages, probeHost } from './checkHost.ts';
 export { removeChangedImages } from './checkImages.ts';
 export type { ChrootSandbox } from './chroot/ChrootSandbox.ts';
 export type { InstanceRecord } from './chroot/InstanceRecord.ts';
