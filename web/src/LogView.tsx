@@ -23,8 +23,12 @@ export function LogView({
     () => live,
   );
   const marked = useRef<HTMLLIElement>(null);
+  const list = useRef<HTMLOListElement>(null);
+  // the log scrolls inside its own box to the marked line; the page itself stays where it is
   useEffect(() => {
-    marked.current?.scrollIntoView({ block: 'center' });
+    const line = marked.current;
+    const box = list.current;
+    if (line && box) box.scrollTop = line.offsetTop - box.offsetTop - box.clientHeight / 2;
   }, [data?.page, data?.errorLine]);
   if (!data) return <p class={error ? 'error' : 'muted'}>{error ?? 'loading…'}</p>;
   const errorPage = data.errorLine ? Math.ceil(data.errorLine / data.pageSize) : null;
@@ -52,7 +56,7 @@ export function LogView({
   return (
     <div class="log">
       {nav}
-      <ol class="log-lines" start={data.firstLine}>
+      <ol class="log-lines" start={data.firstLine} ref={list}>
         {data.lines.map((line, i) => {
           const number = data.firstLine + i;
           const isError = number === data.errorLine;
