@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Integration suites start real processes and sandboxes; keep the two cores for them.

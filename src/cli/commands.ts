@@ -21,6 +21,7 @@ export const commands: ReadonlyArray<{ name: string; load: () => Promise<Command
   { name: 'probe', load: async () => (await import('./commands/probe.ts')).registerProbeCommand },
   { name: 'doctor', load: async () => (await import('./commands/doctor.ts')).registerDoctorCommand },
   { name: 'worker', load: async () => (await import('./commands/worker.ts')).registerWorkerCommand },
+  { name: 'serve', load: async () => (await import('./commands/serve.ts')).registerServeCommand },
 ];
 
 export const commandNames: readonly string[] = commands.map((c) => c.name);
