@@ -29,8 +29,8 @@ function filesOf(script: string): string[] {
 }
 
 describe('npm test scripts', () => {
-  it('test:unit runs exactly the unit tests under src/', () => {
-    const unit = testFiles(join(root, 'src'))
+  it("test:unit runs exactly the unit tests under src/ (and the front end's, under web/src/)", () => {
+    const unit = [...testFiles(join(root, 'src')), ...testFiles(join(root, 'web'))]
       .filter((f) => !f.endsWith('.int.test.ts'))
       .sort();
     expect(unit.length).toBeGreaterThan(50);
@@ -41,7 +41,11 @@ describe('npm test scripts', () => {
     expect(scripts.test).toBe('npm run check && npm run typecheck && npm run check:deps && npm run test:all');
     // the architecture check fails on any violation (none is known and let through)
     expect(scripts['check:deps']).toBe('depcruise src --config .dependency-cruiser.cjs --output-type err');
-    const all = [...testFiles(join(root, 'src')), ...testFiles(join(root, 'test'))].sort();
+    const all = [
+      ...testFiles(join(root, 'src')),
+      ...testFiles(join(root, 'test')),
+      ...testFiles(join(root, 'web')),
+    ].sort();
     expect(filesOf(scripts['test:all'] as string)).toEqual(all);
   });
 });
