@@ -49,6 +49,7 @@ export function packProject(work: string): { tarball: string; files: string[] } 
     'LICENSE',
     'bin',
     'src',
+    'web',
   ]) {
     if (existsSync(join(PROJECT_ROOT, entry)))
       cpSync(join(PROJECT_ROOT, entry), join(project, entry), { recursive: true });
