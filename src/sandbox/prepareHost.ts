@@ -25,6 +25,8 @@ export const PREPARE_HOST_LOCK = '/run/lock/rvport-prepare-host.lock';
 
 const APT_TIMEOUT_MS = 15 * 60_000;
 const APT_LOCK_WAIT_S = 300;
+/** apt-get that waits for a dpkg lock another program (unattended-upgrades, a person) holds. */
+const APT_GET = ['apt-get', '-o', `DPkg::Lock::Timeout=${APT_LOCK_WAIT_S}`];
 
 /**
  * Makes the host ready for the chroot backend: as root on Debian it installs the missing packages
@@ -34,8 +36,11 @@ export async function prepareHost(options: PrepareHostOptions = {}): Promise<Hos
   const probe = options.probe ?? (() => probeHost());
   const run = options.run ?? ((command) => runLogged(command, options.signal));
   const progress = options.onProgress ?? (() => {});
-  const first = evaluateHost(await probe());
+  const facts = await probe();
+  const first = evaluateHost(facts);
   if (first.every((c) => c.ok)) return first;
+  // without root or apt nothing is changed, so no lock is taken (a user cannot write /run/lock)
+  if (!facts.isRoot || !facts.hasApt) throw notReady(first);
   const lock = await waitForLockFile(options.lockFile ?? PREPARE_HOST_LOCK, {
     timeoutMs: APT_TIMEOUT_MS,
     signal: options.signal,
@@ -65,26 +70,15 @@ async function prepareUnderLock(
 ): Promise<HostCheck[]> {
   let checks = evaluateHost(facts);
   if (checks.every((c) => c.ok)) return checks;
-  if (!facts.isRoot || !facts.hasApt) throw notReady(checks);
 
   const packages = [...new Set(checks.flatMap((c) => (!c.ok && c.aptPackage ? [c.aptPackage] : [])))];
   if (packages.length > 0) {
     progress(`installing host packages: ${packages.join(' ')}`);
-    // apt itself waits for a dpkg lock another program (unattended-upgrades, a person) holds
-    const install = [
-      'apt-get',
-      '-o',
-      `DPkg::Lock::Timeout=${APT_LOCK_WAIT_S}`,
-      'install',
-      '-y',
-      '-q',
-      '--no-install-recommends',
-      ...packages,
-    ];
+    const install = [...APT_GET, 'install', '-y', '-q', '--no-install-recommends', ...packages];
     let result = await run(install);
     if (result.exitCode !== 0) {
       progress('apt-get install failed; updating the package lists and retrying');
-      await run(['apt-get', '-o', `DPkg::Lock::Timeout=${APT_LOCK_WAIT_S}`, 'update', '-q']);
+      await run([...APT_GET, 'update', '-q']);
       result = await run(install);
     }
     if (result.exitCode !== 0) {
