@@ -1,69 +1,27 @@
-import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packProject, PROJECT_ROOT as root, run } from '../helpers/packProject.ts';
 
 // The package as a user gets it: `npm pack` of the project (which builds dist/), installed into a
 // fresh folder, used from plain Node.js with no tsx in sight. The project is packed from a copy
 // so the checkout's own dist/ is left alone.
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const typescript = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 let work: string;
 let consumer: string;
-let packed: { filename: string; files: { path: string }[] };
-
-function run(command: string, args: string[], cwd: string, timeout = 240_000) {
-  const result = spawnSync(command, args, {
-    cwd,
-    encoding: 'utf8',
-    timeout,
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
-  return {
-    code: result.status,
-    stdout: result.stdout ?? '',
-    stderr: `${result.stderr ?? ''}${result.error ?? ''}`,
-  };
-}
+let packed: { tarball: string; files: string[] };
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'rvport-package-'));
-  const project = join(work, 'project');
-  mkdirSync(project);
-  for (const entry of [
-    'package.json',
-    'package-lock.json',
-    'tsconfig.json',
-    'tsconfig.build.json',
-    'README.md',
-    'LICENSE',
-    'bin',
-    'src',
-  ]) {
-    if (existsSync(join(root, entry))) cpSync(join(root, entry), join(project, entry), { recursive: true });
-  }
-  symlinkSync(realpathSync(join(root, 'node_modules')), join(project, 'node_modules'));
-  const pack = run('npm', ['pack', '--json', '--pack-destination', work], project);
-  expect(pack.code, pack.stderr).toBe(0);
-  packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')))[0];
+  packed = packProject(work);
 
   consumer = join(work, 'consumer');
   mkdirSync(consumer);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
   const install = run(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed.filename)],
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', packed.tarball],
     consumer,
   );
   expect(install.code, install.stderr).toBe(0);
@@ -72,7 +30,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed rvport package (npm pack, npm install, plain Node.js)', () => {
   it('ships the build, the binary and the README, and none of the sources, tests or fixtures', () => {
-    const files = packed.files.map((f) => f.path);
+    const files = packed.files;
     for (const needed of [
       'package.json',
       'README.md',
