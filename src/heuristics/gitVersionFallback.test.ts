@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BuildPlan } from '../plan/index.ts';
-import { portState } from '../port/testing/portStateFixture.ts';
 import { gitVersionFallback } from './gitVersionFallback.ts';
 import { recoveryHeuristics } from './index.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BuildPlan } from '../plan/index.ts';
-import { portState } from '../port/testing/portStateFixture.ts';
 import { runProcess } from '../process/runProcess.ts';
 import type { Sandbox, SandboxRunResult } from '../sandbox/Sandbox.ts';
 import { addLibatomic } from './addLibatomic.ts';

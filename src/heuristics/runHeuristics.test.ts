@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildPlan } from '../plan/index.ts';
-import { portState } from '../port/testing/portStateFixture.ts';
 import type { Sandbox } from '../sandbox/Sandbox.ts';
 import type { HeuristicContext, RecoveryHeuristic } from './RecoveryHeuristic.ts';
 import { runHeuristics } from './runHeuristics.ts';

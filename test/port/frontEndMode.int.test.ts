@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPort } from '../../src/port/runPort.ts';
+import { gitProject, plainMakefile, portWithoutProofs } from '../helpers/localProject.ts';
 import { makePortHome } from '../helpers/portHome.ts';
 import { provisionedImages } from '../sandbox/provisionedImages.ts';
 
@@ -16,51 +15,9 @@ const MINUTES = 60_000;
 let home: string;
 let work: string;
 
-function makeProject(name: string, files: Record<string, string>): string {
-  const dir = join(work, name);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
-  git('init', '-q');
-  git('add', '.');
-  git('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qm', 'init');
-  return dir;
-}
-
-const makefile = (name: string, sources: string) =>
-  [
-    'PREFIX ?= /usr/local',
-    `SRCS := ${sources}`,
-    `all: ${name}`,
-    `${name}: $(SRCS)`,
-    '\t$(CC) $(CFLAGS) -o $@ $(SRCS)',
-    'install: all',
-    `\tmkdir -p $(DESTDIR)$(PREFIX)/bin && cp ${name} $(DESTDIR)$(PREFIX)/bin/`,
-    '',
-  ].join('\n');
-
-async function port(source: string, out: string) {
-  return runPort(
-    {
-      source,
-      maxAttempts: 3,
-      force: true,
-      optimize: false,
-      package: false,
-      restart: true,
-      mode: 'auto',
-      out: join(work, out),
-      offline: true,
-      costCapUsd: 0,
-      keepSandbox: false,
-      proofs: { command: '', proofs: {} },
-      env: { ...process.env, RVPORT_HOME: home },
-    },
-    { signal: new AbortController().signal, progress: () => {} },
-  );
-}
+const makeProject = (name: string, files: Record<string, string>) => gitProject(join(work, name), files);
+const port = (source: string, out: string) =>
+  portWithoutProofs(source, { out: join(work, out), home, maxAttempts: 3 });
 
 beforeAll(async () => {
   await provisionedImages();
@@ -78,7 +35,7 @@ describe.sequential('the compilers a build needs', () => {
     'builds a C program in a fast mode beside Ada code its Makefile never names',
     async () => {
       const dir = makeProject('adabeside', {
-        Makefile: makefile('adabeside', 'main.c'),
+        Makefile: plainMakefile('adabeside', 'main.c'),
         'main.c': '#include <stdio.h>\nint main(void) { puts("adabeside"); return 0; }\n',
         'contrib/ada/binding.ads': 'package Binding is\n   procedure Hello;\nend Binding;\n',
         'contrib/ada/binding.adb': 'package body Binding is\n   procedure Hello is null;\nend Binding;\n',
@@ -97,7 +54,7 @@ describe.sequential('the compilers a build needs', () => {
     'redoes in emulated mode a build that needed the Objective-C front end its build files never named',
     async () => {
       const dir = makeProject('objcwild', {
-        Makefile: makefile('objcwild', '$(wildcard src/*.m)'),
+        Makefile: plainMakefile('objcwild', '$(wildcard src/*.m)'),
         'src/hello.m': '#import <stdio.h>\nint main(void) { printf("objcwild\\n"); return 0; }\n',
       });
       const result = await port(dir, 'objc');

@@ -3,9 +3,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPort } from '../../src/port/runPort.ts';
 import { RecipeCache } from '../../src/recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../src/recipes/recipeCacheDir.ts';
+import { commitAll, portWithoutProofs } from '../helpers/localProject.ts';
 import { makePortHome } from '../helpers/portHome.ts';
 import { provisionedImages } from '../sandbox/provisionedImages.ts';
 
@@ -60,34 +60,12 @@ function makeProject(name: string, extra = ''): string {
       '',
     ].join('\n'),
   );
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
-  git('init', '-q');
-  git('add', '.');
-  git('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qm', 'init');
-  return dir;
+  return commitAll(dir);
 }
 
-async function port(source: string, out: string) {
-  return runPort(
-    {
-      source,
-      maxAttempts: 2,
-      force: true,
-      optimize: false,
-      package: false,
-      restart: true,
-      mode: 'auto',
-      out: join(work, out),
-      offline: true,
-      costCapUsd: 0,
-      keepSandbox: false,
-      // no proof for anything: the build must stand on its own evidence
-      proofs: { command: '', proofs: {} },
-      env: { ...process.env, RVPORT_HOME: home },
-    },
-    { signal: new AbortController().signal, progress: () => {} },
-  );
-}
+// no proof for anything: the build must stand on its own evidence
+const port = (source: string, out: string) =>
+  portWithoutProofs(source, { out: join(work, out), home, maxAttempts: 2 });
 
 beforeAll(async () => {
   await provisionedImages();
