@@ -76,8 +76,15 @@ module.exports = {
       from: { path: '^src/([^/]+)/' },
       to: {
         path: `^src/(${ROOMS_WITH_A_DOOR.join('|')})/.+`,
-        pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$'],
+        pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$', '^src/[^/]+/testing/index\\.ts$'],
       },
+    },
+    {
+      name: 'testing-door-for-tests',
+      severity: 'error',
+      comment: "A room's testing door (testing/index.ts) is for other rooms' test fixtures only.",
+      from: { path: '^src/([^/]+)/', pathNot: '^src/[^/]+/testing/' },
+      to: { path: '^src/[^/]+/testing/index\\.ts$', pathNot: '^src/$1/' },
     },
   ],
   options: {

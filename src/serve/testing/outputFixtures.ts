@@ -10,10 +10,7 @@ import type { EntryResult } from '../../batch/EntryResult.ts';
 import { summarizeBatch } from '../../batch/summarizeBatch.ts';
 import { portResult, validEntry } from '../../batch/testing/batchFixtures.ts';
 import { writeBatchReport } from '../../batch/writeBatchReport.ts';
-import { exitLine } from '../../port/nodes/buildSteps.ts';
-import { writePortOutputs } from '../../port/outputs/writePortOutputs.ts';
-import type { PortState } from '../../port/PortState.ts';
-import { anError, portState } from '../../port/testing/portStateFixture.ts';
+import { anError, exitLine, type PortState, portState, writePortOutputs } from '../../port/testing/index.ts';
 
 /** What a hostile build may print; a dashboard that shows it as markup fails the tests. */
 export const HOSTILE_TEXT = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
