@@ -255,7 +255,7 @@ async function copyIn(): Promise<boolean> {
 function installNodejs(): Promise<boolean> {
   return rootStep(
     "this machine's nodejs package installed with apt-get (its dependencies from the root's apt sources)",
-    'apt-get update -qq && apt-get install -y -qq /root/debs/nodejs_*.deb && dpkg-query -W nodejs',
+    'export DEBIAN_FRONTEND=noninteractive && apt-get update -qq && apt-get install -y -qq /root/debs/nodejs_*.deb && dpkg-query -W nodejs',
     (r) =>
       r.exitCode === 0 && /^nodejs\t\S+/m.test(r.stdout)
         ? null
@@ -366,7 +366,7 @@ function installDeb(): Promise<boolean> {
     [
       'set -e',
       'npm rm -g rvport',
-      `cd /root/debs && apt-get install -y -qq ./${rvportDeb}`,
+      `cd /root/debs && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./${rvportDeb}`,
       'dpkg-query -W rvport',
       'mkdir -p /tmp/somewhere && cd /tmp/somewhere',
       'readlink -f "$(command -v rvport)"',
