@@ -40,7 +40,7 @@ import { hostPackages } from '../src/sandbox/index.ts';
  * Debian's Essential packages among rvport's host packages: every Debian system has them, and
  * policy (3.5) says a package must not depend on one without a version.
  */
-const DEBIAN_ESSENTIAL = new Set([
+export const DEBIAN_ESSENTIAL = new Set([
   'tar',
   'util-linux',
   'gzip',

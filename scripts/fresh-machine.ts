@@ -1,17 +1,23 @@
 // The fresh-machine check: what a new user gets on a new Debian 12 machine. It builds a minimal
-// Debian 12 root (mmdebstrap --variant=minbase, nothing else), puts this machine's Node.js and npm
-// into it (Debian 12 has no Node 20), copies in a clean export of the checkout (HEAD, no
-// node_modules, no dist), and there, as root with no package of this machine's, runs the README's
-// commands exactly as written: `npm ci`, `./bin/rvport.js port debian:cjson` (which provisions
-// the sandbox from nothing), `npm link` and a workflow file in a folder of its own. `rvport doctor`
-// runs before (it must fail, naming the fix) and after (it must pass). Prints the steps with their
-// times as a Markdown table; exit 0 only when every step did what a new user expects.
+// Debian 12 root (mmdebstrap --variant=minbase, nothing else), installs this machine's nodejs
+// package into it (Debian 12 has no Node 20; the package is rebuilt from this machine with
+// dpkg-repack, its dependencies come from the root's apt sources), copies in a clean export of the
+// checkout (HEAD, no node_modules, no dist) and rvport_VERSION_all.deb built from the same HEAD,
+// and there, as root with no package of this machine's but nodejs, runs the README's commands
+// exactly as written: `npm ci`, `./bin/rvport.js port debian:cjson` (which provisions the sandbox
+// from nothing), `npm link` and a workflow file in a folder of its own. `rvport doctor` runs
+// before (it must fail, naming the fix) and after (it must pass). Then the README's Install
+// section: `apt-get install ./rvport_VERSION_all.deb` (its Depends are first checked to resolve on
+// the bare machine), and the installed rvport ports debian:cjson from /tmp/somewhere and passes
+// doctor. Prints the steps with their times as a Markdown table; exit 0 only when every step did
+// what a new user expects.
 //
 //   npx tsx scripts/fresh-machine.ts [--keep] [--mirror URL]
 //
-// Needs root (mmdebstrap, mounts), mmdebstrap and util-linux on this machine. The root lives in a
-// temporary folder and is removed at the end (--keep leaves it). The root gets this machine's CA
-// bundle, since npm's registry is reached through it here, and its resolv.conf; nothing else.
+// Needs root (mmdebstrap, mounts), mmdebstrap, util-linux, dpkg-repack and dpkg-deb on this
+// machine, and the checkout's node_modules (`npm ci`: the .deb is built with them). The root lives
+// in a temporary folder and is removed at the end (--keep leaves it). The root gets this machine's
+// CA bundle, since npm's registry is reached through it here, and its resolv.conf; nothing else.
 import {
   cpSync,
   existsSync,
@@ -19,12 +25,11 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { debianMirror } from '../src/debian/debianMirror.ts';
 import { runProcess } from '../src/process/runProcess.ts';
@@ -33,6 +38,8 @@ const { values } = parseArgs({
   options: { keep: { type: 'boolean', default: false }, mirror: { type: 'string' } },
 });
 const repo = resolve(import.meta.dirname, '..');
+const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
+const rvportDeb = `rvport_${version}_all.deb`;
 const FRESH_PARENT = '/var/tmp';
 const FRESH_PREFIX = 'rvport-fresh-';
 const STALE_MS = 3 * 60 * 60 * 1000;
@@ -47,7 +54,6 @@ interface Step {
   detail: string;
 }
 const steps: Step[] = [];
-const STEPS = 9;
 removeStaleRoots();
 const base = mkdtempSync(join(FRESH_PARENT, FRESH_PREFIX));
 const root = join(base, 'root');
@@ -163,31 +169,70 @@ function machineCaBundle(): string | undefined {
   return undefined;
 }
 
-async function prepareRoot(): Promise<boolean> {
-  if (
-    !(await hostStep('a minimal Debian 12 root (mmdebstrap --variant=minbase)', [
-      'mmdebstrap',
-      '--variant=minbase',
-      '--mode=root',
-      '--architectures=amd64',
-      'bookworm',
-      root,
-      `deb ${mirror} bookworm main`,
-    ]))
-  )
-    return false;
+/** The node and npm this machine runs: where the nodejs package puts them. */
+const NODE_PACKAGE_NPM = '/usr/lib/node_modules/npm';
+
+/**
+ * Host: the two packages the root gets. rvport_VERSION_all.deb, built by `npm run build:deb`'s
+ * script from a clean export of HEAD (with this checkout's node_modules for the build tools), and
+ * this machine's nodejs package (Debian 12's own nodejs is 18): dpkg-repack's tree of it, with npm
+ * as this machine has it now (an `npm install -g npm` replaced the package's own files, so its file
+ * list names files that are gone), rebuilt with dpkg-deb.
+ */
+async function buildPackages(): Promise<boolean> {
+  const script = [
+    'set -e',
+    'repo="$1"; base="$2"; npm_dir="$3"',
+    'command -v dpkg-repack >/dev/null || { echo "dpkg-repack is missing: apt-get install dpkg-repack" >&2; exit 1; }',
+    'mkdir -p "$base/export" "$base/debs" "$base/repack"',
+    'git -C "$repo" archive --format=tar HEAD | tar -x -C "$base/export"',
+    'ln -s "$repo/node_modules" "$base/export/node_modules"',
+    'cd "$base/export" && node_modules/.bin/tsx scripts/build-deb.ts --out "$base/debs"',
+    'cd "$base/repack" && dpkg-repack --generate nodejs 2>&1 | grep -v "cannot find file" || true',
+    'tree="$(ls -d "$base"/repack/dpkg-repack.nodejs.*)"',
+    'rm -rf "$tree$npm_dir" && cp -a "$npm_dir" "$tree$npm_dir"',
+    'cd "$tree" && find . -path ./DEBIAN -prune -o -type f -printf "%P\\0" | sort -z | xargs -0 md5sum > DEBIAN/md5sums',
+    'dpkg-deb --root-owner-group --build "$tree" "$base/debs"',
+    'ls "$base/debs"',
+  ].join('\n');
   const started = Date.now();
-  // this machine's Node.js 20 and npm: the binary and npm's own folder, as the nodejs package lays them out
-  const node = realpathSync(process.execPath);
-  const npmDir = join(dirname(dirname(node)), 'lib', 'node_modules', 'npm');
-  cpSync(node, join(root, 'usr/bin/node'), { preserveTimestamps: true });
-  cpSync(npmDir, join(root, 'usr/lib/node_modules/npm'), { recursive: true, verbatimSymlinks: true });
-  await runProcess({
-    command: ['ln', '-sf', '../lib/node_modules/npm/bin/npm-cli.js', join(root, 'usr/bin/npm')],
+  const r = await runProcess({
+    command: ['sh', '-c', script, 'fresh-machine', repo, base, NODE_PACKAGE_NPM],
+    timeoutMs: 30 * 60_000,
+    captureBytes: 1 << 20,
   });
-  await runProcess({
-    command: ['ln', '-sf', '../lib/node_modules/npm/bin/npx-cli.js', join(root, 'usr/bin/npx')],
-  });
+  writeFileSync(join(base, `${steps.length + 1}-host.log`), `${r.stdout}\n${r.stderr}`);
+  const debs = existsSync(join(base, 'debs'))
+    ? readdirSync(join(base, 'debs')).filter((f) => f.endsWith('.deb'))
+    : [];
+  const ok = r.exitCode === 0 && debs.includes(rvportDeb) && debs.some((f) => f.startsWith('nodejs_'));
+  record(
+    "the packages: npm run build:deb's script on a clean export of HEAD, and this machine's nodejs (dpkg-repack)",
+    started,
+    ok,
+    ok ? debs.join(', ') : lastLine(r.stderr || r.stdout),
+  );
+  return ok;
+}
+
+function minimalRoot(): Promise<boolean> {
+  return hostStep('a minimal Debian 12 root (mmdebstrap --variant=minbase)', [
+    'mmdebstrap',
+    '--variant=minbase',
+    '--mode=root',
+    '--architectures=amd64',
+    'bookworm',
+    root,
+    `deb ${mirror} bookworm main`,
+  ]);
+}
+
+async function copyIn(): Promise<boolean> {
+  const started = Date.now();
+  // the two packages, where the root's apt-get installs them from
+  mkdirSync(join(root, 'root/debs'), { recursive: true });
+  for (const deb of readdirSync(join(base, 'debs')))
+    cpSync(join(base, 'debs', deb), join(root, 'root/debs', deb));
   const ca = machineCaBundle();
   mkdirSync(join(root, 'etc/ssl/certs'), { recursive: true });
   if (ca) cpSync(ca, join(root, 'etc/ssl/certs/machine-ca-bundle.crt'));
@@ -199,28 +244,55 @@ async function prepareRoot(): Promise<boolean> {
     command: ['sh', '-c', 'git -C "$1" archive --format=tar HEAD | tar -x -C "$2"', 'export', repo, checkout],
   });
   record(
-    "this machine's Node.js and npm, its CA bundle and a clean export of HEAD copied in",
+    'the two packages, the CA bundle and a clean export of HEAD copied in',
     started,
     exported.exitCode === 0,
-    exported.exitCode === 0 ? `node ${process.version}` : lastLine(exported.stderr),
+    exported.exitCode === 0 ? '' : lastLine(exported.stderr),
   );
   return exported.exitCode === 0;
 }
 
-async function main(): Promise<void> {
-  console.error(`fresh-machine: root in ${root}`);
-  if (!(await prepareRoot())) return;
-  await rootStep('no git, no node_modules: node and npm run', 'node --version && npm --version', (r) =>
+function installNodejs(): Promise<boolean> {
+  return rootStep(
+    "this machine's nodejs package installed with apt-get (its dependencies from the root's apt sources)",
+    'export DEBIAN_FRONTEND=noninteractive && apt-get update -qq && apt-get install -y -qq /root/debs/nodejs_*.deb && dpkg-query -W nodejs',
+    (r) =>
+      r.exitCode === 0 && /^nodejs\t\S+/m.test(r.stdout)
+        ? null
+        : `exit ${r.exitCode}: ${lastLine(r.stderr || r.stdout)}`,
+  );
+}
+
+async function nodeRuns(): Promise<boolean> {
+  return rootStep('no git, no node_modules: node and npm run', 'node --version && npm --version', (r) =>
     r.exitCode === 0 && r.stdout.startsWith('v20.') ? null : `node/npm do not run: ${lastLine(r.stderr)}`,
   );
-  // the README's two commands, exactly as written
-  if (
-    !(await rootStep('npm ci', 'cd rvport && npm ci', (r) =>
-      r.exitCode === 0 ? null : `npm ci failed: ${lastLine(r.stderr)}`,
-    ))
-  )
-    return;
-  // rvport doctor before the first port: the host packages are missing; it fails and names the fix
+}
+
+/** The .deb's Depends resolve on the bare machine (before any host package is there). */
+async function debResolves(): Promise<boolean> {
+  await rootStep(
+    `apt-get install --simulate ./${rvportDeb} on the bare machine: its Depends resolve`,
+    `cd /root/debs && apt-get install --simulate ./${rvportDeb}`,
+    (r) => {
+      if (r.exitCode !== 0) return `exit ${r.exitCode}: ${lastLine(r.stderr || r.stdout)}`;
+      for (const pkg of ['qemu-user-static', 'mmdebstrap', 'git', 'musl-tools', 'rvport'])
+        if (!new RegExp(`^Inst ${pkg} `, 'm').test(r.stdout)) return `apt would not install ${pkg}`;
+      return null;
+    },
+  );
+  return true;
+}
+
+// the README's two commands, exactly as written
+function npmCi(): Promise<boolean> {
+  return rootStep('npm ci', 'cd rvport && npm ci', (r) =>
+    r.exitCode === 0 ? null : `npm ci failed: ${lastLine(r.stderr)}`,
+  );
+}
+
+/** rvport doctor before the first port: the host packages are missing; it fails and names the fix. */
+async function doctorOnBareMachine(): Promise<boolean> {
   await rootStep(
     'rvport doctor on the bare machine fails with the fix',
     'cd rvport && ./bin/rvport.js doctor',
@@ -236,6 +308,10 @@ async function main(): Promise<void> {
       return null;
     },
   );
+  return true;
+}
+
+async function portFromCheckout(): Promise<boolean> {
   await rootStep(
     './bin/rvport.js port debian:cjson (host packages, provisioning, port)',
     'cd rvport && ./bin/rvport.js port debian:cjson',
@@ -246,11 +322,19 @@ async function main(): Promise<void> {
     },
     40 * 60_000,
   );
+  return true;
+}
+
+async function portOutputs(): Promise<boolean> {
   await rootStep('the port wrote its outputs', 'cat rvport/rvport-out/cjson/report.md', (r) =>
     r.exitCode === 0 && /riscv64/i.test(r.stdout)
       ? null
       : 'no report.md naming riscv64 in ./rvport-out/cjson',
   );
+  return true;
+}
+
+async function linkedWorkflow(): Promise<boolean> {
   await rootStep(
     'npm link, then a workflow file in a folder of its own',
     'cd rvport && npm link --silent && mkdir -p /tmp/somewhere && cp examples/hello.workflow.ts /tmp/somewhere/ && cd /tmp/somewhere && rvport workflow run hello.workflow.ts',
@@ -259,7 +343,12 @@ async function main(): Promise<void> {
         ? null
         : `exit ${r.exitCode}: ${lastLine(r.stderr || r.stdout)}`,
   );
-  await rootStep('rvport doctor passes after the first port', 'rvport doctor', (r) =>
+  return true;
+}
+
+/** `rvport doctor` passes; `where` is the folder it runs in. */
+async function doctorPasses(name: string, where: string): Promise<boolean> {
+  await rootStep(name, `mkdir -p ${where} && cd ${where} && rvport doctor`, (r) =>
     r.exitCode === 0
       ? null
       : `exit ${r.exitCode}: ${(r.stdout + r.stderr)
@@ -267,6 +356,83 @@ async function main(): Promise<void> {
           .filter((l) => l.startsWith('FAIL'))
           .join('; ')}`,
   );
+  return true;
+}
+
+/** The .deb replaces the development link: `rvport` on the PATH is the package's. */
+function installDeb(): Promise<boolean> {
+  return rootStep(
+    `apt-get install -y ./${rvportDeb} (npm link removed first): rvport is the package's`,
+    [
+      'set -e',
+      'npm rm -g rvport',
+      `cd /root/debs && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./${rvportDeb}`,
+      'dpkg-query -W rvport',
+      'mkdir -p /tmp/somewhere && cd /tmp/somewhere',
+      'readlink -f "$(command -v rvport)"',
+      'rvport --version',
+    ].join('\n'),
+    (r) => {
+      if (r.exitCode !== 0) return `exit ${r.exitCode}: ${lastLine(r.stderr || r.stdout)}`;
+      const lines = r.stdout.trim().split('\n');
+      if (!lines.includes(`rvport\t${version}`)) return `dpkg does not list rvport ${version}`;
+      if (!lines.includes('/usr/lib/rvport/bin/rvport.js'))
+        return 'rvport on the PATH is not /usr/bin/rvport of the package';
+      if (lines.at(-1) !== version) return `rvport --version printed ${lines.at(-1)}`;
+      return null;
+    },
+  );
+}
+
+/**
+ * The installed rvport ports a package from a folder outside the checkout. --force: the recipe
+ * cache has cjson from the checkout's port, so without it the answer would come from the cache;
+ * the sandbox images that port provisioned are used again (provisioning twice would double the
+ * check's time).
+ */
+async function portFromPackage(): Promise<boolean> {
+  await rootStep(
+    'the installed rvport: rvport port debian:cjson --force in /tmp/somewhere',
+    'mkdir -p /tmp/somewhere && cd /tmp/somewhere && rvport port debian:cjson --force && grep -qi riscv64 rvport-out/cjson/report.md',
+    (r) => {
+      if (r.exitCode !== 0) return `exit ${r.exitCode}: ${lastLine(r.stderr)}`;
+      if (!/verified/.test(r.stderr)) return `no verified result: ${lastLine(r.stderr)}`;
+      return null;
+    },
+    40 * 60_000,
+  );
+  return true;
+}
+
+/**
+ * The steps in order, one row of the table each. A step returns false when the ones after it
+ * cannot run. The next ones go at the end (e.g. `rvport serve` in the root with a Playwright
+ * test against it): one function each, recording one row with rootStep.
+ */
+const STEP_FUNCTIONS: ReadonlyArray<() => Promise<boolean>> = [
+  buildPackages,
+  minimalRoot,
+  copyIn,
+  installNodejs,
+  nodeRuns,
+  debResolves,
+  npmCi,
+  doctorOnBareMachine,
+  portFromCheckout,
+  portOutputs,
+  linkedWorkflow,
+  () => doctorPasses('rvport doctor passes after the first port', '/root'),
+  installDeb,
+  portFromPackage,
+  () => doctorPasses('the installed rvport doctor passes, in /tmp/somewhere', '/tmp/somewhere'),
+];
+
+/** One row of the table for each step function. */
+const STEPS = STEP_FUNCTIONS.length;
+
+async function main(): Promise<void> {
+  console.error(`fresh-machine: root in ${root}`);
+  for (const step of STEP_FUNCTIONS) if (!(await step())) return;
 }
 
 const started = Date.now();
