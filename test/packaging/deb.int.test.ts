@@ -153,7 +153,8 @@ describe('the .deb (npm run build:deb)', () => {
   });
 
   it('passes lintian without errors or warnings', () => {
-    if (!hasLintian) throw new Error('lintian is not installed: .ci/run installs it (apt-get install lintian)');
+    if (!hasLintian)
+      throw new Error('lintian is not installed: .ci/run installs it (apt-get install lintian)');
     const r = run('lintian', ['--fail-on', 'error,warning', deb], work, { timeout: 300_000 });
     expect(r.stdout.split('\n').filter((l) => /^[EW]: /.test(l))).toEqual([]);
     expect(r.code).toBe(0);
