@@ -61,13 +61,21 @@ export class PrivateApt {
     for (const sub of ['', 'etc', 'state', 'cache', 'state/lists', 'cache/archives'])
       await chmod(join(dir, sub), 0o755);
     for (const sub of ['state/lists/partial', 'cache/archives/partial']) await chmod(join(dir, sub), 0o777);
-    const sourcesList = join(dir, 'etc', 'sources.list');
-    const current = existsSync(sourcesList) ? await readFile(sourcesList, 'utf8') : '';
-    if (current.trim() !== apt.sourcesLine) {
-      await writeFile(sourcesList, `${apt.sourcesLine}\n`);
-      await rm(join(dir, 'state', 'lists'), { recursive: true, force: true });
-      await mkdir(join(dir, 'state', 'lists', 'partial'), { recursive: true, mode: 0o777 });
-      await chmod(join(dir, 'state', 'lists', 'partial'), 0o777);
+    // under the lists' lock: a second process starting on the same fresh folder must not reset
+    // the lists while the first reads or updates them
+    const release = await waitForLock(join(dir, 'update.lock'));
+    try {
+      const sourcesList = join(dir, 'etc', 'sources.list');
+      const current = existsSync(sourcesList) ? await readFile(sourcesList, 'utf8') : '';
+      if (current.trim() !== apt.sourcesLine) {
+        await rm(join(dir, 'updated-at'), { force: true });
+        await writeFile(sourcesList, `${apt.sourcesLine}\n`);
+        await rm(join(dir, 'state', 'lists'), { recursive: true, force: true });
+        await mkdir(join(dir, 'state', 'lists', 'partial'), { recursive: true, mode: 0o777 });
+        await chmod(join(dir, 'state', 'lists', 'partial'), 0o777);
+      }
+    } finally {
+      release();
     }
     return apt;
   }
