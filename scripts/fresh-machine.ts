@@ -99,7 +99,9 @@ function lastLine(text: string): string {
 /**
  * Runs a shell script inside the root as its own machine: a new mount and PID namespace whose root
  * is the new root (pivot_root, not chroot: the kernel refuses user namespaces inside a chroot),
- * with /proc, /sys, /dev and binfmt_misc as a machine has them. The environment is a login's.
+ * with /proc, /sys, /dev and binfmt_misc as a machine has them. /tmp is the root's own folder, as
+ * on a Debian 12 machine (no tmpfs there): what one step leaves in it the next one finds. The
+ * network is this machine's. The environment is a login's.
  */
 async function inRoot(script: string, timeoutMs: number) {
   const enter = [
@@ -110,7 +112,6 @@ async function inRoot(script: string, timeoutMs: number) {
     'mount -t proc proc proc',
     'mount --rbind /sys sys',
     'mount --rbind /dev dev',
-    'mount -t tmpfs tmpfs tmp',
     'mkdir -p .old-root',
     'pivot_root . .old-root',
     'umount -l /.old-root',
