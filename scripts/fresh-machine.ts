@@ -9,15 +9,21 @@
 // before (it must fail, naming the fix) and after (it must pass). Then the README's Install
 // section: `apt-get install ./rvport_VERSION_all.deb` (its Depends are first checked to resolve on
 // the bare machine), and the installed rvport ports debian:cjson from /tmp/somewhere and passes
-// doctor. Prints the steps with their times as a Markdown table; exit 0 only when every step did
-// what a new user expects.
+// doctor. Last the dashboard: the installed `rvport serve --out /tmp/somewhere/rvport-out --port N`
+// runs in the root (which shares this machine's network) until it answers, and this machine's
+// Chromium, the user's browser, checks it with playwright-core (scripts/dashboard-check.ts): the
+// table of ports lists cjson verified, the search narrows it, cjson's page shows its report and a
+// riscv64 artifact downloads with the sha256 it lists. Then the server's process group is killed,
+// and nothing of it may be left. Prints the steps with their times as a Markdown table; exit 0
+// only when every step did what a new user expects.
 //
 //   npx tsx scripts/fresh-machine.ts [--keep] [--mirror URL]
 //
-// Needs root (mmdebstrap, mounts), mmdebstrap, util-linux, dpkg-repack and dpkg-deb on this
-// machine, and the checkout's node_modules (`npm ci`: the .deb is built with them). The root lives
-// in a temporary folder and is removed at the end (--keep leaves it). The root gets this machine's
-// CA bundle, since npm's registry is reached through it here, and its resolv.conf; nothing else.
+// Needs root (mmdebstrap, mounts), mmdebstrap, util-linux, dpkg-repack, dpkg-deb and chromium
+// (or RVPORT_CHROMIUM) on this machine, and the checkout's node_modules (`npm ci`: the .deb is
+// built with them, playwright-core drives the browser). The root lives in a temporary folder and
+// is removed at the end (--keep leaves it). The root gets this machine's CA bundle, since npm's
+// registry is reached through it here, and its resolv.conf; nothing else.
 import {
   cpSync,
   existsSync,
@@ -29,10 +35,12 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { debianMirror } from '../src/debian/debianMirror.ts';
-import { runProcess } from '../src/process/runProcess.ts';
+import { type ProcessResult, type RunProcessOptions, runProcess } from '../src/process/runProcess.ts';
+import { checkDashboard } from './dashboard-check.ts';
 
 const { values } = parseArgs({
   options: { keep: { type: 'boolean', default: false }, mirror: { type: 'string' } },
@@ -96,12 +104,18 @@ function lastLine(text: string): string {
   return text.trim().split('\n').at(-1)?.slice(0, 200) ?? '';
 }
 
+type RootControl = Pick<RunProcessOptions, 'signal' | 'onSpawn'>;
+
 /**
  * Runs a shell script inside the root as its own machine: a new mount and PID namespace whose root
  * is the new root (pivot_root, not chroot: the kernel refuses user namespaces inside a chroot),
- * with /proc, /sys, /dev and binfmt_misc as a machine has them. The environment is a login's.
+ * with /proc, /sys, /dev and binfmt_misc as a machine has them. /tmp is the root's own folder, as
+ * on a Debian 12 machine (no tmpfs there): what one step leaves in it the next one finds. The
+ * network is this machine's. The environment is a login's. `control.signal` (or the time-out) kills
+ * the process group (`control.onSpawn` gets its id); with its first process the namespace and its
+ * mounts go.
  */
-async function inRoot(script: string, timeoutMs: number) {
+async function inRoot(script: string, timeoutMs: number, control: RootControl = {}) {
   const enter = [
     'set -e',
     'mount --make-rprivate /',
@@ -110,7 +124,6 @@ async function inRoot(script: string, timeoutMs: number) {
     'mount -t proc proc proc',
     'mount --rbind /sys sys',
     'mount --rbind /dev dev',
-    'mount -t tmpfs tmpfs tmp',
     'mkdir -p .old-root',
     'pivot_root . .old-root',
     'umount -l /.old-root',
@@ -144,6 +157,7 @@ async function inRoot(script: string, timeoutMs: number) {
     ],
     timeoutMs,
     captureBytes: 4 << 20,
+    ...control,
   });
 }
 
@@ -404,10 +418,144 @@ async function portFromPackage(): Promise<boolean> {
   return true;
 }
 
+/** The installed port's output folder, which `rvport serve` shows. */
+const INSTALLED_OUT = '/tmp/somewhere/rvport-out';
+
+/** The installed rvport's dashboard, running in the root from serveStarts to serveStops. */
+let served:
+  | { url: string; pgid: number | undefined; stop: AbortController; exited: Promise<ProcessResult> }
+  | undefined;
+
+/** A TCP port no one listens on now (the root shares this machine's network). */
+function freePort(): Promise<number> {
+  return new Promise((done, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** Whether `url` answers at all (any HTTP status). */
+function answers(url: string): Promise<boolean> {
+  return fetch(url, { signal: AbortSignal.timeout(5000) }).then(
+    async (r) => {
+      await r.arrayBuffer();
+      return true;
+    },
+    () => false,
+  );
+}
+
+/** Whether any process is left in the process group `pgid`. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The installed rvport serves the installed port's output folder, as its user would start it:
+ * `rvport serve --out … --port …` in the root, left running; the step waits until it answers.
+ */
+async function serveStarts(): Promise<boolean> {
+  const started = Date.now();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  const stop = new AbortController();
+  const script = `cd /tmp/somewhere && exec rvport serve --out ${INSTALLED_OUT} --port ${port}`;
+  let pgid: number | undefined;
+  // onSpawn runs before inRoot returns (the process is spawned at once)
+  const exited = inRoot(script, 60 * 60_000, {
+    signal: stop.signal,
+    onSpawn: (pid) => {
+      pgid = pid;
+    },
+  });
+  served = { url, pgid, stop, exited };
+  let early: ProcessResult | undefined;
+  void exited.then((r) => {
+    early = r;
+  });
+  let up = false;
+  while (!early && !up && Date.now() - started < 60_000) {
+    up = await answers(url);
+    if (!up) await new Promise((wait) => setTimeout(wait, 250));
+  }
+  const problem = up
+    ? null
+    : early
+      ? `rvport serve exited ${early.exitCode}: ${lastLine(early.stderr || early.stdout)}`
+      : `${url} did not answer within 60 s`;
+  record(
+    `the installed rvport serve --out ${INSTALLED_OUT} --port ${port} in the root: ${url} answers`,
+    started,
+    problem === null,
+    problem ?? '',
+  );
+  if (problem !== null) await stopServing();
+  return problem === null;
+}
+
+/** This machine's Chromium, the user's browser, on the dashboard the root serves. */
+async function dashboardInBrowser(): Promise<boolean> {
+  const started = Date.now();
+  let problem: string | null = null;
+  let seen: string[] = [];
+  try {
+    if (!served) throw new Error('rvport serve is not running');
+    seen = await checkDashboard(served.url, { name: 'cjson', verdict: 'verified' });
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error);
+  }
+  writeFileSync(join(base, `${steps.length + 1}-host.log`), `${seen.join('\n')}\n${problem ?? ''}\n`);
+  record(
+    "this machine's Chromium (playwright-core) on it: the ports table lists cjson verified, the search narrows it, cjson's page shows its report and a riscv64 artifact downloads",
+    started,
+    problem === null,
+    problem ?? seen.join('; '),
+  );
+  return true;
+}
+
+/**
+ * Stops the dashboard: its process group is killed (with the namespace's first process go the
+ * namespace and its mounts). Returns what is left of it, or null when nothing is.
+ */
+async function stopServing(): Promise<string | null> {
+  if (!served) return null;
+  const { url, pgid, stop, exited } = served;
+  served = undefined;
+  stop.abort();
+  const r = await exited;
+  writeFileSync(join(base, 'serve.log'), `${r.stdout}\n${r.stderr}`);
+  for (let waited = 0; pgid !== undefined && groupAlive(pgid) && waited < 10_000; waited += 100)
+    await new Promise((wait) => setTimeout(wait, 100));
+  if (pgid !== undefined && groupAlive(pgid)) return `process group ${pgid} still has processes`;
+  if (await answers(url)) return `${url} still answers`;
+  return null;
+}
+
+async function serveStops(): Promise<boolean> {
+  const started = Date.now();
+  const problem = await stopServing();
+  record(
+    'rvport serve stopped (its process group killed): no process of it left, its port closed',
+    started,
+    problem === null,
+    problem ?? '',
+  );
+  return true;
+}
+
 /**
  * The steps in order, one row of the table each. A step returns false when the ones after it
- * cannot run. The next ones go at the end (e.g. `rvport serve` in the root with a Playwright
- * test against it): one function each, recording one row with rootStep.
+ * cannot run. The next ones go at the end: one function each, recording one row.
  */
 const STEP_FUNCTIONS: ReadonlyArray<() => Promise<boolean>> = [
   buildPackages,
@@ -425,6 +573,9 @@ const STEP_FUNCTIONS: ReadonlyArray<() => Promise<boolean>> = [
   installDeb,
   portFromPackage,
   () => doctorPasses('the installed rvport doctor passes, in /tmp/somewhere', '/tmp/somewhere'),
+  serveStarts,
+  dashboardInBrowser,
+  serveStops,
 ];
 
 /** One row of the table for each step function. */
@@ -444,6 +595,9 @@ try {
   for (const s of steps)
     console.log(`| ${s.name} | ${s.ok ? 'ok' : `failed: ${s.detail}`} | ${s.seconds} s |`);
   console.log(`| total | ${failed ? 'FAILED' : 'ok'} | ${total} s |`);
+  // a server left running by a step that threw goes before its root does
+  const left = await stopServing();
+  if (left) console.error(`fresh-machine: rvport serve: ${left}`);
   if (values.keep) console.error(`fresh-machine: kept ${base}`);
   else rmSync(base, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDashboard, startDashboard } from './startDashboard.ts';
-import { launchChromium } from './testing/browser.ts';
+import { launchChromium, openDashboard, portNames } from './testing/browser.ts';
 import { buildWebAssets } from './testing/buildWebAssets.ts';
 import {
   type EscalatedPort,
@@ -46,23 +46,13 @@ afterAll(async () => {
   for (const dir of [out, batchOut, webDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function open(url: string): Promise<Page> {
-  const page = await browser.newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => cspErrors.push(`page error: ${e.message}`));
-  await page.goto(url);
-  return page;
-}
-
-const names = (page: Page) => page.locator('table.ports tbody tr td:first-child a').allTextContents();
+const open = (url: string): Promise<Page> => openDashboard(browser, url, cspErrors);
 
 describe('the dashboard in a browser', () => {
   it('loads the table of ports', async () => {
     const page = await open(dashboard.url);
     await page.waitForSelector('table.ports tbody tr');
-    expect(await names(page)).toEqual(['cjson', 'hesiod', 'mawk', 'zlib']);
+    expect(await portNames(page)).toEqual(['cjson', 'hesiod', 'mawk', 'zlib']);
     const hesiod = page.locator('tr[data-port="hesiod"]');
     expect(await hesiod.locator('.badge').textContent()).toBe('escalated');
     expect(await hesiod.textContent()).toContain('COMPILATION');
@@ -73,12 +63,12 @@ describe('the dashboard in a browser', () => {
     const page = await open(dashboard.url);
     await page.waitForSelector('table.ports tbody tr');
     await page.selectOption('select[name="verdict"]', 'escalated');
-    expect(await names(page)).toEqual(['hesiod']);
+    expect(await portNames(page)).toEqual(['hesiod']);
     await page.selectOption('select[name="verdict"]', '');
     await page.fill('input[name="text"]', 'zl');
-    expect(await names(page)).toEqual(['zlib']);
+    expect(await portNames(page)).toEqual(['zlib']);
     await page.fill('input[name="text"]', '');
-    expect(await names(page)).toHaveLength(4);
+    expect(await portNames(page)).toHaveLength(4);
     await page.close();
   });
 
@@ -86,12 +76,12 @@ describe('the dashboard in a browser', () => {
     const page = await open(dashboard.url);
     await page.waitForSelector('table.ports tbody tr');
     await page.click('button[data-sort="time"]');
-    expect(await names(page)).toEqual(['cjson', 'mawk', 'hesiod', 'zlib']); // slowest first
+    expect(await portNames(page)).toEqual(['cjson', 'mawk', 'hesiod', 'zlib']); // slowest first
     expect(await page.getAttribute('th:has(button[data-sort="time"])', 'aria-sort')).toBe('descending');
     await page.click('button[data-sort="time"]');
-    expect(await names(page)).toEqual(['zlib', 'hesiod', 'mawk', 'cjson']);
+    expect(await portNames(page)).toEqual(['zlib', 'hesiod', 'mawk', 'cjson']);
     await page.click('button[data-sort="name"]');
-    expect(await names(page)).toEqual(['cjson', 'hesiod', 'mawk', 'zlib']);
+    expect(await portNames(page)).toEqual(['cjson', 'hesiod', 'mawk', 'zlib']);
     await page.close();
   });
 
