@@ -2,6 +2,13 @@ import type { Analysis } from '../analysis/index.ts';
 import type { BuildPlan, SourcePatch } from '../plan/index.ts';
 import type { Sandbox } from '../sandbox/index.ts';
 
+/**
+ * The phase of a FailedStep that is no command: the build succeeded, but verification proved no
+ * riscv64 output of it (the output is the verification's reason, the command empty). Only a
+ * heuristic that builds another way matches it.
+ */
+export const NOTHING_PROVEN_PHASE = 'verify';
+
 /** A failed command of the build, as the heuristics see it. */
 export interface FailedStep {
   phase: string;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DebianKnowledge } from '../port/PortState.ts';
 import type { Sandbox } from '../sandbox/Sandbox.ts';
 import { DEBIAN_RULES_BUILD, debianRulesBuild } from './debianRulesBuild.ts';
-import type { HeuristicMatch } from './RecoveryHeuristic.ts';
+import { type HeuristicMatch, NOTHING_PROVEN_PHASE } from './RecoveryHeuristic.ts';
 import { fixture, heuristicContext, removeWorkspaces } from './testing/heuristicContext.ts';
 
 afterEach(removeWorkspaces);
@@ -81,6 +81,33 @@ describe('debian-rules-build', () => {
     expect(
       await debianRulesBuild.match({ ...tests.ctx, failure: { ...tests.ctx.failure, phase: 'test' } }),
     ).toBeNull();
+  });
+
+  it("takes a build that proved nothing when Debian's packaging builds machine code, not one of Architecture: all", async () => {
+    const nothing = {
+      phase: NOTHING_PROVEN_PHASE,
+      command: '',
+      output: 'no ELF file among the build outputs',
+      exitCode: 0,
+      timedOut: false,
+    };
+    const rules = '#!/usr/bin/make -f\n%:\n\tdh $@\n';
+    const arch = withPackaging({
+      control: `${control}\nPackage: libdemo1\nArchitecture: any\nDescription: d\n`,
+      rules,
+    });
+    const match = await debianRulesBuild.match({ ...arch.ctx, failure: nothing });
+    expect(match?.key).toBe('debian/rules');
+    expect(match?.reason).toContain('proved no riscv64 output (no ELF file among the build outputs)');
+    expect(match?.reason).toContain('libdemo1');
+    const outcome = await debianRulesBuild.apply({ ...arch.ctx, failure: nothing }, match as HeuristicMatch);
+    expect(outcome.plan?.buildSystem).toBe(DEBIAN_RULES_BUILD);
+
+    const data = withPackaging({
+      control: `${control}\nPackage: demo-data\nArchitecture: all\nDescription: d\n`,
+      rules,
+    });
+    expect(await debianRulesBuild.match({ ...data.ctx, failure: nothing })).toBeNull();
   });
 
   it('needs a usable debian/rules', async () => {

@@ -1,3 +1,4 @@
+import { archDependentBinaries } from '../debian/archDependentBinaries.ts';
 import { dhInternalOptions, dhSequenceOptions } from '../debian/dhSequenceOptions.ts';
 import { packagingPatch } from '../debian/packagingPatch.ts';
 import { packagingToolDepends } from '../debian/parseBuildDepends.ts';
@@ -8,7 +9,7 @@ import { MAX_CONTROL_BYTES, readPackagingFile } from '../sources/index.ts';
 import { installForRepair } from './installForRepair.ts';
 import { BUILD_PHASES } from './otherBuildSystem.ts';
 import { withPackages } from './planEdits.ts';
-import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+import { NOTHING_PROVEN_PHASE, type RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 export const DEBIAN_RULES_BUILD = 'debian-rules';
 
@@ -76,9 +77,19 @@ export const debianRulesBuild: RecoveryHeuristic = {
   name: 'debian-rules-build',
   description: "build a debian: source with Debian's own debian/rules when its upstream build fails",
   match(ctx) {
-    if (!BUILD_PHASES.has(ctx.failure.phase) || ctx.failure.timedOut) return null;
+    const nothingProven = ctx.failure.phase === NOTHING_PROVEN_PHASE;
+    if (!(BUILD_PHASES.has(ctx.failure.phase) || nothingProven) || ctx.failure.timedOut) return null;
     if (ctx.plan.buildSystem === DEBIAN_RULES_BUILD || !ctx.debianPackaging) return null;
     if (ctx.patches.some((p) => PACKAGING_PATCH.test(p.name))) return null;
+    if (nothingProven) {
+      // Debian's build of it makes machine code: a package of it is not Architecture: all
+      const binaries = archBinaries(ctx.debianPackaging);
+      if (binaries.length === 0) return null;
+      return {
+        key: 'debian/rules',
+        reason: `the upstream ${ctx.plan.buildSystem} build succeeded but proved no riscv64 output (${ctx.failure.output}); Debian's packaging builds machine code for ${binaries.slice(0, 3).join(', ')}${binaries.length > 3 ? ', …' : ''}`,
+      };
+    }
     return {
       key: 'debian/rules',
       reason: `the upstream ${ctx.plan.buildSystem} build failed in the ${ctx.failure.phase} phase; Debian's packaging of the source is at hand`,
@@ -118,6 +129,15 @@ export const debianRulesBuild: RecoveryHeuristic = {
     };
   },
 };
+
+/** The binary packages the kept debian/control builds machine code for (none when unreadable). */
+function archBinaries(dir: string): string[] {
+  try {
+    return archDependentBinaries(readPackagingFile(dir, 'control', MAX_CONTROL_BYTES));
+  } catch {
+    return [];
+  }
+}
 
 /** The kept debian/rules, or nothing when it cannot be read (the packaging patch says why). */
 function readRules(dir: string): string {

@@ -118,5 +118,6 @@ export { missingTool } from './missingBuildTool.ts';
 export { describeSubmodule, missingSubmoduleIn, submoduleNamedIn } from './missingSubmodule.ts';
 export { withCompilerFlag, withEnv } from './planEdits.ts';
 export type { FailedStep, HeuristicContext, RecoveryHeuristic } from './RecoveryHeuristic.ts';
+export { NOTHING_PROVEN_PHASE } from './RecoveryHeuristic.ts';
 export type { HeuristicFiring } from './runHeuristics.ts';
 export { runHeuristics } from './runHeuristics.ts';
