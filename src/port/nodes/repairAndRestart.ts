@@ -9,6 +9,28 @@ import { SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { freshSource } from './buildSteps.ts';
 import { repairWithHeuristics } from './repairWithHeuristics.ts';
 
+/** What the heuristics see of a failure: the plan and patches so far, the port's facts, the sandbox. */
+export function heuristicContextFor(
+  svc: PortServices,
+  sandbox: Sandbox,
+  state: PortState,
+  current: { plan: BuildPlan; patches: PortState['patches'] },
+  failure: FailedStep,
+  signal: AbortSignal,
+): HeuristicContext {
+  return {
+    failure,
+    plan: current.plan,
+    ...heuristicFacts(state, current.patches),
+    sandbox,
+    srcDir: SANDBOX_SRC,
+    findPackage: async (kind, name) => findPackageFor(await svc.contents(), kind, name),
+    installable: () => installableOf(svc),
+    signal,
+    log: (line) => svc.progress({ type: 'note', message: line }),
+  };
+}
+
 /**
  * Gives a failed command to the recovery heuristics. When one repairs it, the repair changes the
  * plan or the patches (so a rebuild from scratch repeats it), build.log says so, and the source
@@ -26,17 +48,7 @@ export async function repairAndRestart(
   recordFiring: (firing: HeuristicFiring) => void,
   signal: AbortSignal,
 ): Promise<{ plan: BuildPlan; patches: PortState['patches'] } | null> {
-  const hctx: HeuristicContext = {
-    failure,
-    plan: current.plan,
-    ...heuristicFacts(state, current.patches),
-    sandbox,
-    srcDir: SANDBOX_SRC,
-    findPackage: async (kind, name) => findPackageFor(await svc.contents(), kind, name),
-    installable: () => installableOf(svc),
-    signal,
-    log: (line) => svc.progress({ type: 'note', message: line }),
-  };
+  const hctx = heuristicContextFor(svc, sandbox, state, current, failure, signal);
   const firing = await repairWithHeuristics(svc.heuristics, hctx, used, recordFiring);
   if (!firing) return null;
   const plan = firing.outcome.plan ?? current.plan;

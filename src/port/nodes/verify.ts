@@ -14,6 +14,7 @@ import { indexShippedObjects } from '../shippedObjects.ts';
 import { withAudit } from './audit.ts';
 import { ensureBuildTree } from './ensureBuildTree.ts';
 import { makeError, recordError } from './recordError.ts';
+import { repairNothingProven } from './repairNothingProven.ts';
 import { scriptedOf } from './scriptedAnalysis.ts';
 
 /** Shipped objects kept in the state (a source of prebuilt test objects ships thousands). */
@@ -23,11 +24,12 @@ const MAX_SHIPPED_RECORDED = 200;
  * Reads the ELF headers of everything the build made (in the tree and in DESTDIR) and decides by
  * script whether it is riscv64; objects whose content the source shipped, wherever the build put
  * them, are not its outputs. Only a wrong-architecture verdict is a failure (for the fixer); a
- * build that made no object at all stays a success that is not verified. Each artifact keeps the
+ * build that proved nothing goes to the heuristics that build another way (repairNothingProven,
+ * back to the build with their plan); without one it stays a success that is not verified. Each artifact keeps the
  * SHA-256 of the bytes judged, so finish can tell whether what it copies out is what was judged.
  */
 export const verifyNode = FunctionNode<PortState>({
-  targets: [BuildFixNode.fix, '__end__'],
+  targets: [BuildFixNode.fix, BuildFixNode.build, '__end__'],
   then: (s) => routeVerifyResult(s.context),
   run: async (s, ctx) => {
     const svc = portServices(ctx.services);
@@ -93,6 +95,27 @@ export const verifyNode = FunctionNode<PortState>({
           audit,
         },
       };
+    }
+    if (
+      verdict.verdict !== 'verified' &&
+      nothingToProve(scriptedOf(state)?.compiledSources, facts) === null
+    ) {
+      const repaired = await repairNothingProven(svc, sandbox, state, verification.reason, ctx.signal);
+      if (repaired)
+        return {
+          context: {
+            ...rebuilt,
+            ...repaired,
+            buildStatus: 'BUILDING',
+            verification,
+            audit: withAudit(
+              state,
+              BuildFixNode.verify,
+              'nothing proven',
+              `building again: ${verification.reason}`,
+            ),
+          },
+        };
     }
     return {
       context: {

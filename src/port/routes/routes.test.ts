@@ -203,6 +203,9 @@ describe('routeVerifyResult', () => {
     expect(routeVerifyResult(portState({ buildStatus: 'SUCCESS' }))).toBe(END);
     expect(routeVerifyResult(portState({ buildStatus: 'ESCALATED' }))).toBe(END);
   });
+  it('goes back to the build when a heuristic gave a build that proved nothing another plan', () => {
+    expect(routeVerifyResult(portState({ buildStatus: 'BUILDING', attemptCount: 1 }))).toBe('build');
+  });
   it('leaves the loop when no attempts remain', () => {
     expect(
       routeVerifyResult(
