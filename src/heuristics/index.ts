@@ -43,6 +43,7 @@ import { raiseCxxStandard } from './raiseCxxStandard.ts';
 import { refreshConfigGuess } from './refreshConfigGuess.ts';
 import { serialMake } from './serialMake.ts';
 import { skipDocumentationSubdir } from './skipDocumentationSubdir.ts';
+import { versionedDependencySpelling } from './versionedDependencySpelling.ts';
 import { keepWarningsWarnings } from './warningsAsErrors.ts';
 
 /**
@@ -76,6 +77,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   // After the dependency installs: a switch configure names is for going on without the part.
   configureSuggestedSwitch,
   missingBuildTool,
+  // a versioned command in another system's spelling (lua53): the makefile's settings in Debian's
+  versionedDependencySpelling,
   missingCompiler,
   pythonImpShim,
   pythonModulePackage,
