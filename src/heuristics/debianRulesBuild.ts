@@ -2,7 +2,7 @@ import { archDependentBinaries } from '../debian/archDependentBinaries.ts';
 import { dhInternalOptions, dhSequenceOptions } from '../debian/dhSequenceOptions.ts';
 import { packagingPatch } from '../debian/packagingPatch.ts';
 import { packagingToolDepends } from '../debian/parseBuildDepends.ts';
-import type { BuildPlan } from '../plan/index.ts';
+import type { BuildPlan, SourcePatch } from '../plan/index.ts';
 import { patchFileName } from '../plan/index.ts';
 import { shellQuote } from '../process/shellQuote.ts';
 import { MAX_CONTROL_BYTES, readPackagingFile } from '../sources/index.ts';
@@ -101,34 +101,52 @@ export const debianRulesBuild: RecoveryHeuristic = {
     const own = await ctx.sandbox.run(['test', '-e', `${ctx.srcDir}/debian`]);
     if (own.exitCode === 0)
       return { applied: false, description: 'the tree has a debian/ folder of its own', commands: [] };
-    let tools: string[];
-    try {
-      tools = packagingToolDepends(readPackagingFile(dir, 'control', MAX_CONTROL_BYTES));
-    } catch (error) {
-      return { applied: false, description: `debian/control: ${(error as Error).message}`, commands: [] };
-    }
-    const patch = packagingPatch(dir);
-    if (!patch.files.includes('rules'))
-      return { applied: false, description: 'the packaging has no usable debian/rules', commands: [] };
-    const plan = debianRulesPlan(ctx.plan, tools, dhSequenceOptions(readRules(dir)));
-    const packages = plan.packages.filter((p) => !ctx.plan.packages.includes(p));
+    const built = debianBuildFromPackaging(dir, ctx.plan, ctx.patches.length);
+    if ('refused' in built) return { applied: false, description: built.refused, commands: [] };
+    const packages = built.plan.packages.filter((p) => !ctx.plan.packages.includes(p));
     const installed = packages.length
       ? await installForRepair(ctx, packages, "installing Debian's packaging tools failed")
       : undefined;
     if (installed?.failed) return installed.failed;
-    const name = patchFileName(ctx.patches.length, PACKAGING_PATCH_SUMMARY);
-    const left = patch.leftOut.length
-      ? `; left out of it: ${patch.leftOut.map((l) => `debian/${l.path} (${l.reason})`).join(', ')}`
-      : '';
     return {
       applied: true,
-      description: `build with Debian's own debian/rules (build-arch, then dh_auto_test as the test step); the packaging (${patch.files.length} files, without debian/patches) goes in as ${name}${left}`,
+      description: built.description,
       commands: installed ? [installed.command] : [],
-      plan,
-      patches: [{ name, diff: patch.diff }],
+      plan: built.plan,
+      patches: [built.patch],
     };
   },
 };
+
+/**
+ * Debian's own build of a source from its kept packaging: the plan (debianRulesPlan over `base`,
+ * with the packaging tools debian/control names) and the packaging as the port's next patch
+ * (`NNNN-packaging-from-debian.patch`, numbered after `patchCount` patches), or why not.
+ */
+export function debianBuildFromPackaging(
+  dir: string,
+  base: BuildPlan,
+  patchCount: number,
+): { plan: BuildPlan; patch: SourcePatch; description: string } | { refused: string } {
+  let tools: string[];
+  try {
+    tools = packagingToolDepends(readPackagingFile(dir, 'control', MAX_CONTROL_BYTES));
+  } catch (error) {
+    return { refused: `debian/control: ${(error as Error).message}` };
+  }
+  const patch = packagingPatch(dir);
+  if (!patch.files.includes('rules')) return { refused: 'the packaging has no usable debian/rules' };
+  const plan = debianRulesPlan(base, tools, dhSequenceOptions(readRules(dir)));
+  const name = patchFileName(patchCount, PACKAGING_PATCH_SUMMARY);
+  const left = patch.leftOut.length
+    ? `; left out of it: ${patch.leftOut.map((l) => `debian/${l.path} (${l.reason})`).join(', ')}`
+    : '';
+  return {
+    plan,
+    patch: { name, diff: patch.diff },
+    description: `build with Debian's own debian/rules (build-arch, then dh_auto_test as the test step); the packaging (${patch.files.length} files, without debian/patches) goes in as ${name}${left}`,
+  };
+}
 
 /** The binary packages the kept debian/control builds machine code for (none when unreadable). */
 function archBinaries(dir: string): string[] {

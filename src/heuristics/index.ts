@@ -114,6 +114,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   debianRulesBuild,
 ];
 export { cmakeMissing } from './cmakeMissingPackage.ts';
+export { DEBIAN_RULES_BUILD, debianBuildFromPackaging } from './debianRulesBuild.ts';
 export { parseMissingPackage } from './installMissingPackage.ts';
 export { stemOf } from './installNamedDependency.ts';
 export { mesonMissing } from './mesonMissingDependency.ts';

@@ -3,6 +3,7 @@ import { PortNode } from '../nodeNames.ts';
 import { portServices } from '../PortServices.ts';
 import type { BuildPlan, PortState } from '../PortState.ts';
 import { planFromAnalysis } from '../planFromAnalysis.ts';
+import { planFromPackaging } from '../planFromPackaging.ts';
 import { routeHeuristicPlanToNext } from '../routes/routeHeuristicPlanToNext.ts';
 import { withAudit } from './audit.ts';
 
@@ -23,7 +24,10 @@ export function defaultPlanRefusal(state: PortState): string | null {
   return null;
 }
 
-/** Writes the default plan when it is safe (no LLM); otherwise the scout plans. */
+/**
+ * Writes the default plan when it is safe (no LLM); without one, Debian's own build when its
+ * packaging is at hand (planFromPackaging); otherwise the scout plans.
+ */
 export const heuristicPlanNode = FunctionNode<PortState>({
   targets: [PortNode.supervisor, PortNode.scout],
   then: (s) => routeHeuristicPlanToNext(s.context),
@@ -31,6 +35,21 @@ export const heuristicPlanNode = FunctionNode<PortState>({
     portServices(ctx.services).progress({ type: 'node', node: PortNode.heuristicPlan });
     const refusal = defaultPlanRefusal(s.context);
     const plan: BuildPlan | null = refusal ? null : planFromAnalysis(s.context, 'default');
+    const debian = plan ? null : planFromPackaging(s.context);
+    if (debian)
+      return {
+        context: {
+          plan: debian.plan,
+          patches: debian.patches,
+          buildStatus: 'PENDING',
+          audit: withAudit(
+            s.context,
+            PortNode.heuristicPlan,
+            "Debian's build",
+            `${refusal ?? 'no default plan for this build system'}; ${debian.description}`,
+          ),
+        },
+      };
     const why =
       refusal ??
       (plan ? `${plan.buildSystem} default plan in ${plan.dir}` : 'no default plan for this build system');
