@@ -43,6 +43,7 @@ import { raiseCxxStandard } from './raiseCxxStandard.ts';
 import { refreshConfigGuess } from './refreshConfigGuess.ts';
 import { serialMake } from './serialMake.ts';
 import { skipDocumentationSubdir } from './skipDocumentationSubdir.ts';
+import { treeHeaderFolder } from './treeHeaderFolder.ts';
 import { versionedDependencySpelling } from './versionedDependencySpelling.ts';
 import { keepWarningsWarnings } from './warningsAsErrors.ts';
 
@@ -108,6 +109,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   disableDependencyTracking,
   disableDocumentation,
   skipDocumentationSubdir,
+  // a header the tree has in a folder the compile does not search, before a retry with one job
+  treeHeaderFolder,
   serialMake,
   // last resorts: the tree's other build system, then Debian's own build of a debian: source
   otherBuildSystem,
