@@ -1,7 +1,7 @@
 import { join, posix } from 'node:path';
 import { walkConfined } from '../fs/index.ts';
 import { withEnv } from './planEdits.ts';
-import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+import type { HeuristicContext, RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
 /** gcc's words for an #include it cannot find. */
 const MISSING_INCLUDE =
@@ -26,35 +26,17 @@ export const treeHeaderFolder: RecoveryHeuristic = {
     const found = MISSING_INCLUDE.exec(ctx.failure.output);
     const name = found?.[1];
     if (!name || name.split('/').includes('..')) return null;
-    return { key: `tree-header:${name}`, reason: `the compiler cannot find ${name}` };
+    // a header the tree lacks is generated or a package's: not this repair's
+    if (foldersHolding(ctx, name).length === 0) return null;
+    return { key: `tree-header:${name}`, reason: `the compiler cannot find ${name}, which the tree has` };
   },
   async apply(ctx, match) {
     const name = match.key.slice('tree-header:'.length);
-    const root = join(ctx.sandbox.workspace, 'src');
-    let entries: ReturnType<typeof walkConfined>['entries'];
-    try {
-      entries = walkConfined(root, { maxEntries: MAX_ENTRIES }).entries;
-    } catch (error) {
-      return {
-        applied: false,
-        description: `the tree could not be read: ${(error as Error).message}`,
-        commands: [],
-      };
-    }
-    const folders = [
-      ...new Set(
-        entries
-          .filter((e) => e.type === 'file' && (e.path === name || e.path.endsWith(`/${name}`)))
-          .map((e) => e.path.slice(0, e.path.length - name.length).replace(/\/$/, '') || '.')
-          .filter((f) => !f.split('/').some((part) => OTHER_SYSTEM.test(part))),
-      ),
-    ];
+    const folders = foldersHolding(ctx, name);
     if (folders.length !== 1)
       return {
         applied: false,
-        description: folders.length
-          ? `${folders.length} folders of the tree hold ${name} (${folders.slice(0, 3).join(', ')}): not one to choose`
-          : `the tree has no ${name}`,
+        description: `${folders.length} folders of the tree hold ${name} (${folders.slice(0, 3).join(', ')}): not one to choose`,
         commands: [],
       };
     const folder = folders[0] === '.' ? ctx.srcDir : posix.join(ctx.srcDir, folders[0] as string);
@@ -69,3 +51,21 @@ export const treeHeaderFolder: RecoveryHeuristic = {
     };
   },
 };
+
+/** The folders of the tree (relative, '.' for its root) that hold `name`, outside other systems' folders. */
+function foldersHolding(ctx: HeuristicContext, name: string): string[] {
+  let entries: ReturnType<typeof walkConfined>['entries'];
+  try {
+    entries = walkConfined(join(ctx.sandbox.workspace, 'src'), { maxEntries: MAX_ENTRIES }).entries;
+  } catch {
+    return [];
+  }
+  return [
+    ...new Set(
+      entries
+        .filter((e) => e.type === 'file' && (e.path === name || e.path.endsWith(`/${name}`)))
+        .map((e) => e.path.slice(0, e.path.length - name.length).replace(/\/$/, '') || '.')
+        .filter((f) => !f.split('/').some((part) => OTHER_SYSTEM.test(part))),
+    ),
+  ];
+}
