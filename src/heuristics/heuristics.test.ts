@@ -63,6 +63,7 @@ const PROVIDERS: Record<string, string> = {
   'library:quickjs': 'libquickjs',
   'library:ncurses': 'libncurses-dev',
   'pkgconfig:ogg': 'libogg-dev',
+  'pkgconfig:gtk+-2.0': 'libgtk2.0-dev',
   'command:help2man': 'help2man',
   'command:makeinfo': 'texinfo',
 };
@@ -141,6 +142,9 @@ describe('install-missing-package', () => {
     ['missing-pkgconfig', 'pkgconfig:ogg', 'libogg-dev'],
     ['missing-command', 'command:help2man', 'help2man'],
     ['automake-missing-help2man', 'command:help2man', 'help2man'],
+    // apwal's Makefile runs `pkg-config --cflags gtk+-2.0`, then its compile misses gtk/gtk.h:
+    // the module is what to install, not a package with some gtk/gtk.h
+    ['pkg-config-then-header', 'pkgconfig:gtk+-2.0', 'libgtk2.0-dev'],
   ])('reads %s and installs the package that provides it', async (name, key, pkg) => {
     const ctx = context(fixture(name));
     expect((await installMissingPackage.match(ctx))?.key).toBe(key);

@@ -11,13 +11,15 @@ import { searchesFolder, searchPathFolder, withSearchPathFolder } from './search
 type Kind = 'header' | 'library' | 'pkgconfig' | 'command';
 
 const PATTERNS: ReadonlyArray<{ kind: Kind; pattern: RegExp }> = [
-  { kind: 'header', pattern: /fatal error: ([\w+./-]+\.(?:h|hh|hpp|hxx)): No such file or directory/ },
-  { kind: 'library', pattern: /cannot find -l([\w+.-]+)/ },
+  // first: a module pkg-config did not find explains the headers a compile then misses
+  // (`pkg-config --cflags gtk+-2.0` in a Makefile, then gtk/gtk.h not found)
   {
     kind: 'pkgconfig',
     pattern:
       /Package '([\w+.-]+)',? (?:required by '[^']*', )?not found|No package '([\w+.-]+)' found|Package ([\w+.-]+) was not found in the pkg-config search path/,
   },
+  { kind: 'header', pattern: /fatal error: ([\w+./-]+\.(?:h|hh|hpp|hxx)): No such file or directory/ },
+  { kind: 'library', pattern: /cannot find -l([\w+.-]+)/ },
   {
     kind: 'command',
     pattern:
