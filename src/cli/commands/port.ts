@@ -183,7 +183,7 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
           const fix = error.fix ? `\nto fix it, run:\n${error.fix.replace(/^/gm, '  ')}` : '';
           throw new UsageError(`${error.message}${fix}`);
         }
-        if (isEngineError(error, 'CORRUPT_STATE'))
+        if (isEngineError(error, 'corrupt-state'))
           throw new UsageError(`${error.message}; rvport port --restart discards it`);
         throw error;
       }
