@@ -15,6 +15,6 @@ export async function withSandboxErrors(ctx: CliContext, action: () => Promise<v
       return;
     }
     const fix = error.fix ? `\nto fix it, run:\n${error.fix.replace(/^/gm, '  ')}` : '';
-    throw new UsageError(`${error.message}${fix}`, ExitCode.Failure);
+    throw new UsageError(`${error.message}${fix}`);
   }
 }

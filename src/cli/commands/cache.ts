@@ -85,7 +85,7 @@ export function registerCacheCommand(program: Command, ctx: CliContext): void {
         const added = await open().importBundle(readFileSync(file, 'utf8'), file);
         ctx.err(`imported ${added.length} recipe${added.length === 1 ? '' : 's'}\n`);
       } catch (error) {
-        if (isRecipeCacheError(error)) throw new UsageError(error.message, ExitCode.Failure);
+        if (isRecipeCacheError(error)) throw new UsageError(error.message);
         throw error;
       }
     });

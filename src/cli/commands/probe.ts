@@ -66,7 +66,7 @@ export function registerProbeCommand(program: Command, ctx: CliContext): void {
               ctx.exitCode = ExitCode.Interrupted;
               return;
             }
-            throw new UsageError(`probe failed: ${error.message}`, ExitCode.Failure);
+            throw new UsageError(`probe failed: ${error.message}`);
           } finally {
             await box.destroy();
           }
