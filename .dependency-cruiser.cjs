@@ -4,6 +4,7 @@
 const ROOMS_WITH_A_DOOR = [
   'analysis',
   'engine',
+  'errors',
   'fs',
   'heuristics',
   'llm',
@@ -18,6 +19,7 @@ const CAPABILITIES = [
   'analysis',
   'debian',
   'engine',
+  'errors',
   'fs',
   'heuristics',
   'llm',
@@ -61,6 +63,17 @@ module.exports = {
       comment: 'The plan room holds values every room shares: it imports no other room.',
       from: { path: '^src/plan/' },
       to: { path: '^src/', pathNot: '^src/plan/' },
+    },
+    {
+      name: 'errors-is-pure',
+      severity: 'error',
+      comment:
+        'The errors room holds the base every error extends: it imports no other room and no npm package.',
+      from: { path: '^src/errors/' },
+      to: {
+        path: '^(src/|node_modules/)',
+        pathNot: '^src/errors/',
+      },
     },
     {
       name: 'capability-imports-workflow',

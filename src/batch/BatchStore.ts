@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { takeLockFile } from '../engine/index.ts';
+import { isRvportErrorNamed, RvportError, type RvportErrorOptions } from '../errors/index.ts';
 import { writeJsonAtomic } from '../fs/index.ts';
 import type { EntryResult } from './EntryResult.ts';
 
@@ -9,14 +10,18 @@ export const BATCH_STATE_FILE = 'batch.json';
 /** Held by the one batch that runs on an OUT folder (its pid in it). */
 export const BATCH_LOCK_FILE = 'batch.lock';
 
-export class BatchStateError extends Error {
+export type BatchStateErrorCode = 'corrupt-batch-state' | 'batch-locked';
+
+export class BatchStateError extends RvportError {
   override name = 'BatchStateError';
-  constructor(
-    message: string,
-    readonly code: 'CORRUPT_BATCH_STATE' | 'BATCH_LOCKED',
-  ) {
-    super(message);
+  declare readonly code: BatchStateErrorCode;
+  constructor(code: BatchStateErrorCode, message: string, options?: RvportErrorOptions) {
+    super(code, message, options);
   }
+}
+
+export function isBatchStateError(error: unknown): error is BatchStateError {
+  return isRvportErrorNamed(error, ['BatchStateError']);
 }
 
 interface BatchStateFile {
@@ -53,8 +58,8 @@ export class BatchStore {
     const attempt = takeLockFile(join(this.dir, BATCH_LOCK_FILE));
     if (!attempt.acquired) {
       throw new BatchStateError(
+        'batch-locked',
         `another rvport batch (process ${attempt.holder}) is running in ${this.dir}; wait for it to end or use another --out (if none runs, remove ${join(this.dir, BATCH_LOCK_FILE)})`,
-        'BATCH_LOCKED',
       );
     }
     return attempt.release;
@@ -76,8 +81,8 @@ export class BatchStore {
       parsed = JSON.parse(text);
     } catch (error) {
       throw new BatchStateError(
+        'corrupt-batch-state',
         `${this.file} is not JSON (${(error as Error).message}); remove it or use --force`,
-        'CORRUPT_BATCH_STATE',
       );
     }
     if (
@@ -86,8 +91,8 @@ export class BatchStore {
       typeof parsed.results !== 'object'
     ) {
       throw new BatchStateError(
+        'corrupt-batch-state',
         `${this.file} is no rvport batch state; remove it or use --force`,
-        'CORRUPT_BATCH_STATE',
       );
     }
     this.state = parsed;

@@ -201,7 +201,7 @@ describe('BatchStore', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rvport-batch-'));
     const release = await new BatchStore(dir).lock();
     await expect(new BatchStore(dir).lock()).rejects.toMatchObject({
-      code: 'BATCH_LOCKED',
+      code: 'batch-locked',
       message: expect.stringMatching(new RegExp(`another rvport batch \\(process ${process.pid}\\)`)),
     });
     release();

@@ -1,9 +1,9 @@
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { version } from '../version.ts';
 import type { CliContext } from './CliContext.ts';
 import { type CommandRegistration, commands } from './commands.ts';
+import { describeError } from './describeError.ts';
 import { ExitCode } from './exitCodes.ts';
-import { UsageError } from './UsageError.ts';
 import { withRepoAlias } from './withRepoAlias.ts';
 
 /** The program with the commands `argv` needs (see registrationsFor). */
@@ -25,13 +25,18 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[]): Pr
  * the first argument that is not an option names the command.
  */
 async function registrationsFor(args: readonly string[]): Promise<CommandRegistration[]> {
-  const end = args.indexOf('--');
-  const named = (end === -1 ? args : args.slice(0, end)).find((a) => !a.startsWith('-'));
+  const named = commandName(args);
   const invoked = commands.find((c) => c.name === named);
   if (invoked) return [await invoked.load()];
   const versionOnly = named === undefined && args.some((a) => a === '-V' || a === '--version');
   if (versionOnly && !args.some((a) => a === '-h' || a === '--help')) return [];
   return Promise.all(commands.map((c) => c.load()));
+}
+
+/** The first argument that is not an option (before `--`): the command's name, if any. */
+function commandName(args: readonly string[]): string | undefined {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).find((a) => !a.startsWith('-'));
 }
 
 /** Runs the CLI and returns the exit code (the caller sets process.exitCode). */
@@ -50,28 +55,19 @@ export async function main(argv: string[]): Promise<number> {
     out: (s) => process.stdout.write(s),
     err: (s) => process.stderr.write(s),
   };
+  const args = withRepoAlias(argv);
   try {
-    const args = withRepoAlias(argv);
     await (await buildProgram(ctx, args)).parseAsync(args);
     return ctx.exitCode;
   } catch (error) {
-    return reportError(error, ctx);
+    const { message, exitCode } = describeError(error, {
+      command: commandName(args.slice(2)),
+      aborted: controller.signal.aborted,
+    });
+    if (message !== null) ctx.err(`rvport: ${message}\n`);
+    return exitCode;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-}
-
-function reportError(error: unknown, ctx: CliContext): number {
-  if (error instanceof CommanderError) {
-    // help and version are "errors" in commander's exitOverride; their exit code is 0
-    return error.exitCode === 0 ? ExitCode.Success : ExitCode.Failure;
-  }
-  if (error instanceof UsageError) {
-    ctx.err(`rvport: ${error.message}\n`);
-    return error.exitCode;
-  }
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  ctx.err(`rvport: unexpected error: ${message}\n`);
-  return ExitCode.Failure;
 }

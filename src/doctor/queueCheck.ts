@@ -1,4 +1,4 @@
-import { connectQueue, QUEUE_URL_ENV, QueueUrlError, redact } from '../batch/queue/queueConnection.ts';
+import { connectQueue, isQueueUrlError, QUEUE_URL_ENV, redact } from '../batch/queue/queueConnection.ts';
 import { type DoctorCheck, failed, passed } from './DoctorCheck.ts';
 
 export const QUEUE_PROBE_TIMEOUT_MS = 5_000;
@@ -29,8 +29,7 @@ export async function gatherQueueFacts(env: NodeJS.ProcessEnv, url?: string): Pr
     connection.disconnect();
     return { url: redact(given) };
   } catch (error) {
-    const message =
-      error instanceof QueueUrlError ? error.message : `cannot reach the queue at ${redact(given)}`;
+    const message = isQueueUrlError(error) ? error.message : `cannot reach the queue at ${redact(given)}`;
     return { url: redact(given), error: message };
   }
 }

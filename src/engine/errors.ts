@@ -1,16 +1,23 @@
+import { isRvportErrorNamed, RvportError, type RvportErrorOptions } from '../errors/index.ts';
+
 /**
- * Engine failures carry a stable `code`. Guards check `code` rather than `instanceof`, so two
- * copies of the package still agree. Interruption is not a failure and is not in this hierarchy.
+ * Engine failures carry a stable kebab-case `code` (the convention of src/errors/). Interruption
+ * is not a failure and is not in this hierarchy.
  */
-export class EngineError extends Error {
+export class EngineError extends RvportError {
   override name = 'EngineError';
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-  }
 }
+
+/** The engine's classes, by name: isEngineError recognises them in any copy of the package. */
+const ENGINE_ERROR_NAMES = [
+  'EngineError',
+  'WorkflowDefinitionError',
+  'TransitionError',
+  'StepLimitError',
+  'StateFileError',
+  'WorkflowLockedError',
+  'NodeFailedError',
+];
 
 /** A workflow definition with problems; all of them are listed at once. */
 export class WorkflowDefinitionError extends EngineError {
@@ -20,8 +27,8 @@ export class WorkflowDefinitionError extends EngineError {
     readonly problems: readonly string[],
   ) {
     super(
+      'invalid-workflow',
       `workflow '${workflowId}' is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
-      'INVALID_WORKFLOW',
     );
   }
 }
@@ -35,9 +42,9 @@ export class TransitionError extends EngineError {
     readonly allowed: readonly string[],
   ) {
     super(
+      'invalid-transition',
       `transition from node '${node}' returned ${JSON.stringify(value) ?? String(value)}, ` +
         `which is not an allowed target (allowed: ${allowed.join(', ')})`,
-      'INVALID_TRANSITION',
     );
   }
 }
@@ -49,9 +56,9 @@ export class StepLimitError extends EngineError {
     readonly node: string,
   ) {
     super(
+      'step-limit',
       `step limit of ${limit} reached before node '${node}': the workflow is probably looping ` +
         `without an exit (raise maxSteps if the loop is intended)`,
-      'STEP_LIMIT',
     );
   }
 }
@@ -62,7 +69,7 @@ export class StateFileError extends EngineError {
     readonly file: string,
     reason: string,
   ) {
-    super(`state file ${file} is unusable: ${reason} (inspect it, or delete it with reset)`, 'CORRUPT_STATE');
+    super('corrupt-state', `state file ${file} is unusable: ${reason} (inspect it, or delete it with reset)`);
   }
 }
 
@@ -72,25 +79,26 @@ export class WorkflowLockedError extends EngineError {
     readonly workflowId: string,
     readonly pid: number,
   ) {
-    super(`workflow '${workflowId}' is already running in process ${pid}`, 'LOCKED');
+    super('locked', `workflow '${workflowId}' is already running in process ${pid}`);
   }
+}
+
+export interface NodeFailedErrorOptions extends RvportErrorOptions {
+  /** The node that failed. */
+  node: string;
 }
 
 export class NodeFailedError extends EngineError {
   override name = 'NodeFailedError';
-  constructor(
-    readonly node: string,
-    message: string,
-    code = 'NODE_FAILED',
-  ) {
-    super(message, code);
+  readonly node: string;
+  constructor(code: string, message: string, { node, ...options }: NodeFailedErrorOptions) {
+    super(code, message, options);
+    this.node = node;
   }
 }
 
 export function isEngineError(error: unknown, code?: string): error is EngineError {
-  if (typeof error !== 'object' || error === null) return false;
-  const c = (error as { code?: unknown }).code;
-  return typeof c === 'string' && error instanceof Error && (code === undefined || c === code);
+  return isRvportErrorNamed(error, ENGINE_ERROR_NAMES, code);
 }
 
 export function errorMessage(error: unknown): string {

@@ -34,7 +34,7 @@ describe('resolveTransition', () => {
       expect(e.message).toContain("node 'a'");
       expect(e.message).toContain('"nowhere"');
       expect(e.allowed).toEqual(['a', 'b', 'c', END]);
-      expect(e.code).toBe('INVALID_TRANSITION');
+      expect(e.code).toBe('invalid-transition');
     }
   });
 

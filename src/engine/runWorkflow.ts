@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Clock, systemClock } from './clock.ts';
 import { END } from './END.ts';
-import { EngineError, errorMessage, NodeFailedError, StateFileError, StepLimitError } from './errors.ts';
+import { errorMessage, isEngineError, NodeFailedError, StateFileError, StepLimitError } from './errors.ts';
 import type { EngineEvent, EngineEventListener, RunOutcome } from './events.ts';
 import { resolveTransition } from './resolveTransition.ts';
 import { DEFAULT_RETRY_POLICY, nextRetry } from './retryPolicy.ts';
@@ -227,7 +227,10 @@ async function runWithRetries<C extends Context>(
       return { kind: 'ok', update, innerSteps, attempts };
     } catch (thrown) {
       if (ctx.signal.aborted) return { kind: 'interrupted', attempts };
-      const error = thrown instanceof Error ? thrown : new NodeFailedError(ctx.node, errorMessage(thrown));
+      const error =
+        thrown instanceof Error
+          ? thrown
+          : new NodeFailedError('node-failed', errorMessage(thrown), { node: ctx.node });
       const decision = nextRetry(error, attempts, policy, ctx.clock.random());
       if (!decision) return { kind: 'failed', error, attempts };
       ctx.emit({
@@ -261,7 +264,7 @@ function normalizeResult<C extends Context>(
 function toStateError(error: Error, node: string | null, at: string): StateError {
   return {
     message: error.message,
-    code: error instanceof EngineError ? error.code : error.name || 'Error',
+    code: isEngineError(error) ? error.code : error.name || 'Error',
     node,
     at,
   };

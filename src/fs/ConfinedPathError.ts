@@ -1,3 +1,5 @@
+import { isRvportErrorNamed, RvportError, type RvportErrorOptions } from '../errors/index.ts';
+
 /** Why a path could not be used inside its tree; `code` lets callers react without parsing text. */
 export type ConfinedPathErrorCode =
   /** A symbolic link (or `..`) leads out of the tree, or the tree's root is itself a link. */
@@ -12,19 +14,22 @@ export type ConfinedPathErrorCode =
   /** An absolute path, an empty one, or one with a NUL byte, where a path inside the tree is needed. */
   | 'invalid-path';
 
-export class ConfinedPathError extends Error {
+export interface ConfinedPathErrorOptions extends RvportErrorOptions {
+  /** The path asked for, relative to the tree's root. */
+  path: string;
+}
+
+export class ConfinedPathError extends RvportError {
   override name = 'ConfinedPathError';
-  constructor(
-    readonly code: ConfinedPathErrorCode,
-    /** The path asked for, relative to the tree's root. */
-    readonly path: string,
-    message: string,
-  ) {
-    super(message);
+  declare readonly code: ConfinedPathErrorCode;
+  /** The path asked for, relative to the tree's root. */
+  readonly path: string;
+  constructor(code: ConfinedPathErrorCode, message: string, { path, ...options }: ConfinedPathErrorOptions) {
+    super(code, message, options);
+    this.path = path;
   }
 }
 
-/** Checks by name so two copies of the module still agree. */
 export function isConfinedPathError(error: unknown): error is ConfinedPathError {
-  return error instanceof Error && error.name === 'ConfinedPathError' && 'code' in error;
+  return isRvportErrorNamed(error, ['ConfinedPathError']);
 }

@@ -52,8 +52,8 @@ export function copyRegularFile(
     if (source.stats.size > maxBytes)
       throw new ConfinedPathError(
         'too-large',
-        rel,
         `${rel}: ${source.stats.size} bytes (apparent size), over the limit of ${maxBytes}; not copied`,
+        { path: rel },
       );
     const mode = source.stats.mode & 0o111 ? 0o755 : 0o644;
     out = openSync(
@@ -70,8 +70,8 @@ export function copyRegularFile(
       if (bytes + read > maxBytes)
         throw new ConfinedPathError(
           'too-large',
-          rel,
           `${rel}: grew past the limit of ${maxBytes} bytes while copied; not copied`,
+          { path: rel },
         );
       hash.update(buffer.subarray(0, read));
       if (!isZeroChunk(buffer, read))

@@ -22,7 +22,9 @@ export function hashFileConfined(root: string, rel: string, options: { maxBytes:
   const { fd, path, stats } = openConfined(root, rel);
   try {
     const tooLarge = () =>
-      new ConfinedPathError('too-large', rel, `${rel}: ${path} is larger than ${options.maxBytes} bytes`);
+      new ConfinedPathError('too-large', `${rel}: ${path} is larger than ${options.maxBytes} bytes`, {
+        path: rel,
+      });
     if (stats.size > options.maxBytes) throw tooLarge();
     const hash = createHash('sha256');
     const buffer = Buffer.alloc(Math.min(COPY_CHUNK, stats.size + 1));

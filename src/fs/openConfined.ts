@@ -34,9 +34,12 @@ export function openRoot(root: string): number {
       code === 'ELOOP' ||
       (code === 'ENOTDIR' && lstatSync(root, { throwIfNoEntry: false })?.isSymbolicLink())
     )
-      throw new ConfinedPathError('outside-tree', '.', `${root} is a symbolic link; it is not followed`);
-    if (code === 'ENOENT') throw new ConfinedPathError('not-found', '.', `${root} does not exist`);
-    if (code === 'ENOTDIR') throw new ConfinedPathError('not-a-directory', '.', `${root} is not a folder`);
+      throw new ConfinedPathError('outside-tree', `${root} is a symbolic link; it is not followed`, {
+        path: '.',
+      });
+    if (code === 'ENOENT') throw new ConfinedPathError('not-found', `${root} does not exist`, { path: '.' });
+    if (code === 'ENOTDIR')
+      throw new ConfinedPathError('not-a-directory', `${root} is not a folder`, { path: '.' });
     throw error;
   }
 }
@@ -71,7 +74,9 @@ export function locateConfined<T>(
   let lastLink: string | null = null;
   const countLink = (at: string) => {
     if (++links > MAX_LINKS)
-      throw new ConfinedPathError('link-loop', rel, `${rel}: more than ${MAX_LINKS} symbolic links at ${at}`);
+      throw new ConfinedPathError('link-loop', `${rel}: more than ${MAX_LINKS} symbolic links at ${at}`, {
+        path: rel,
+      });
   };
   try {
     for (;;) {
@@ -84,10 +89,10 @@ export function locateConfined<T>(
         if (up === undefined)
           throw new ConfinedPathError(
             'outside-tree',
-            rel,
             lastLink
               ? `${rel}: ${lastLink} leads outside the tree`
               : `${rel} leads outside the tree (through ..)`,
+            { path: rel },
           );
         closeSync(up);
         names.pop();
@@ -104,20 +109,20 @@ export function locateConfined<T>(
           continue;
         } catch (error) {
           if (errnoOf(error) === 'ENOENT')
-            throw new ConfinedPathError('not-found', rel, `${rel}: ${here} does not exist`);
+            throw new ConfinedPathError('not-found', `${rel}: ${here} does not exist`, { path: rel });
           if (!isLinkError(error)) throw error;
         }
       }
       const stats = lstatSync(path, { throwIfNoEntry: false });
-      if (!stats) throw new ConfinedPathError('not-found', rel, `${rel}: ${here} does not exist`);
+      if (!stats) throw new ConfinedPathError('not-found', `${rel}: ${here} does not exist`, { path: rel });
       if (stats.isSymbolicLink() && !(last && !followLast)) {
         countLink(here);
         const target = readTarget(path, rel, here);
         if (target.startsWith('/'))
           throw new ConfinedPathError(
             'outside-tree',
-            rel,
             `${rel}: the symbolic link ${here} -> ${target} leads outside the tree (absolute target)`,
+            { path: rel },
           );
         const parts = components(target, rel);
         lastLink = `the symbolic link ${here} -> ${target}`;
@@ -126,7 +131,7 @@ export function locateConfined<T>(
       }
       if (last) return use({ dirFd, name, path: here, stats });
       if (!stats.isDirectory())
-        throw new ConfinedPathError('not-a-directory', rel, `${rel}: ${here} is not a folder`);
+        throw new ConfinedPathError('not-a-directory', `${rel}: ${here} is not a folder`, { path: rel });
       // a folder now, a link when opened: it is being swapped; look again (counted, so it ends)
       countLink(here);
       pending.unshift(name);
@@ -163,7 +168,9 @@ export function openConfined(
       fd = openSync(fdPath(dirFd, name ?? '.'), directory ? DIRECTORY_FLAGS : FILE_FLAGS);
     } catch (error) {
       if (isLinkError(error))
-        throw new ConfinedPathError('outside-tree', rel, `${rel}: ${path} changed while it was opened`);
+        throw new ConfinedPathError('outside-tree', `${rel}: ${path} changed while it was opened`, {
+          path: rel,
+        });
       throw error;
     }
     const opened = fstatSync(fd);
@@ -193,11 +200,9 @@ export function existsConfined(root: string, rel: string, options: { directory?:
 /** The components of a relative path; absolute paths and NUL bytes are refused. */
 function components(path: string, asked: string): string[] {
   if (path === '' || path.startsWith('/') || path.includes('\0'))
-    throw new ConfinedPathError(
-      'invalid-path',
-      asked,
-      `${JSON.stringify(asked)} is not a path inside the tree`,
-    );
+    throw new ConfinedPathError('invalid-path', `${JSON.stringify(asked)} is not a path inside the tree`, {
+      path: asked,
+    });
   return path.split('/').filter((part) => part !== '' && part !== '.');
 }
 
@@ -205,18 +210,16 @@ function readTarget(path: string, rel: string, here: string): string {
   try {
     return readlinkSync(path);
   } catch {
-    throw new ConfinedPathError('not-found', rel, `${rel}: the symbolic link ${here} vanished`);
+    throw new ConfinedPathError('not-found', `${rel}: the symbolic link ${here} vanished`, { path: rel });
   }
 }
 
 function notKind(rel: string, path: string, directory: boolean, stats: Stats): ConfinedPathError {
   return directory
-    ? new ConfinedPathError('not-a-directory', rel, `${rel}: ${path} is not a folder`)
-    : new ConfinedPathError(
-        'not-a-file',
-        rel,
-        `${rel}: ${path} is ${describeKind(stats)}, not a regular file`,
-      );
+    ? new ConfinedPathError('not-a-directory', `${rel}: ${path} is not a folder`, { path: rel })
+    : new ConfinedPathError('not-a-file', `${rel}: ${path} is ${describeKind(stats)}, not a regular file`, {
+        path: rel,
+      });
 }
 
 export function describeKind(stats: Stats): string {

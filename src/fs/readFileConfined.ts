@@ -67,5 +67,7 @@ export function readTextConfined(
 }
 
 function tooLarge(rel: string, path: string, size: number, max: number): ConfinedPathError {
-  return new ConfinedPathError('too-large', rel, `${rel}: ${path} is larger than ${max} bytes (${size})`);
+  return new ConfinedPathError('too-large', `${rel}: ${path} is larger than ${max} bytes (${size})`, {
+    path: rel,
+  });
 }

@@ -1,25 +1,25 @@
+import { isRvportErrorNamed, RvportError, type RvportErrorOptions } from '../errors/index.ts';
+
 /**
  * The LLM layer reports failures as data (`LlmCallResult.outcome`); these errors are for the
  * places that need an exception: bad configuration, and callers that prefer `throwIfFailed`.
- * Guards check `name`/`code`, not `instanceof`, so two copies of the module still agree.
  */
 export type LlmErrorCode =
-  | 'config_invalid'
-  | 'cost_cap_reached'
+  | 'config-invalid'
+  | 'cost-cap-reached'
   | 'offline'
-  | 'invalid_reply'
-  | 'rate_limited'
+  | 'invalid-reply'
+  | 'rate-limited'
   | 'timeout'
   | 'aborted'
-  | 'provider_error';
+  | 'provider-error';
 
-export class LlmError extends Error {
+export class LlmError extends RvportError {
   override name = 'LlmError';
-  readonly code: LlmErrorCode;
+  declare readonly code: LlmErrorCode;
 
-  constructor(code: LlmErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+  constructor(code: LlmErrorCode, message: string, options?: RvportErrorOptions) {
+    super(code, message, options);
   }
 }
 
@@ -30,16 +30,12 @@ export class CostCapReachedError extends LlmError {
   readonly capUsd: number;
 
   constructor(totalUsd: number, capUsd: number) {
-    super('cost_cap_reached', `LLM cost cap reached: $${totalUsd.toFixed(4)} of $${capUsd.toFixed(2)}`);
+    super('cost-cap-reached', `LLM cost cap reached: $${totalUsd.toFixed(4)} of $${capUsd.toFixed(2)}`);
     this.totalUsd = totalUsd;
     this.capUsd = capUsd;
   }
 }
 
 export function isLlmError(error: unknown): error is LlmError {
-  return (
-    error instanceof Error &&
-    (error.name === 'LlmError' || error.name === 'CostCapReachedError') &&
-    typeof (error as { code?: unknown }).code === 'string'
-  );
+  return isRvportErrorNamed(error, ['LlmError', 'CostCapReachedError']);
 }

@@ -3,11 +3,11 @@ import type { LlmClient, LlmOutcome, LlmResult } from './LlmClient.ts';
 
 const CODE_BY_OUTCOME: Record<Exclude<LlmOutcome, 'ok' | 'cost_cap'>, LlmErrorCode> = {
   offline: 'offline',
-  invalid: 'invalid_reply',
-  rate_limited: 'rate_limited',
+  invalid: 'invalid-reply',
+  rate_limited: 'rate-limited',
   timeout: 'timeout',
   aborted: 'aborted',
-  error: 'provider_error',
+  error: 'provider-error',
 };
 
 /** For callers that prefer exceptions (an engine node whose retry policy reacts to them). */

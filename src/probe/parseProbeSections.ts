@@ -1,9 +1,14 @@
+import { isRvportErrorNamed, RvportError, type RvportErrorOptions } from '../errors/index.ts';
+
 /** The sections of one probe run, by name, in the order the script printed them. */
 export type ProbeSections = Map<string, string>;
 
-export class ProbeOutputError extends Error {
+/** The probe's output cannot be read (one code: `probe-output`). */
+export class ProbeOutputError extends RvportError {
   override name = 'ProbeOutputError';
-  readonly code = 'PROBE_OUTPUT';
+  constructor(message: string, options?: RvportErrorOptions) {
+    super('probe-output', message, options);
+  }
 }
 
 const SECTION_NAME = /^[a-z0-9][a-z0-9:._-]{0,80}$/;
@@ -47,5 +52,5 @@ export function parseProbeSections(stdout: string, nonce: string): ProbeSections
 }
 
 export function isProbeOutputError(error: unknown): error is ProbeOutputError {
-  return error instanceof Error && error.name === 'ProbeOutputError';
+  return isRvportErrorNamed(error, ['ProbeOutputError']);
 }

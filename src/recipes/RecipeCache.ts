@@ -1,5 +1,6 @@
 import { lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isRvportErrorNamed, RvportError, type RvportErrorOptions } from '../errors/index.ts';
 import { writeJsonAtomic } from '../fs/index.ts';
 import { type RecipeEntry, recipeEntrySchema } from './RecipeEntry.ts';
 
@@ -11,20 +12,18 @@ export const MAX_BUNDLE_ENTRIES = 10_000;
 /** Package names as entries store them (derived from a SOURCE, so also upper case and `_`). */
 const PACKAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9.+_-]*$/;
 
-export type RecipeCacheErrorCode = 'CORRUPT_ENTRY' | 'INVALID_BUNDLE' | 'UNSAFE_PATH';
+export type RecipeCacheErrorCode = 'corrupt-entry' | 'invalid-bundle' | 'unsafe-path';
 
-export class RecipeCacheError extends Error {
+export class RecipeCacheError extends RvportError {
   override name = 'RecipeCacheError';
-  constructor(
-    message: string,
-    readonly code: RecipeCacheErrorCode,
-  ) {
-    super(message);
+  declare readonly code: RecipeCacheErrorCode;
+  constructor(code: RecipeCacheErrorCode, message: string, options?: RvportErrorOptions) {
+    super(code, message, options);
   }
 }
 
 export function isRecipeCacheError(error: unknown): error is RecipeCacheError {
-  return error instanceof Error && error.name === 'RecipeCacheError';
+  return isRvportErrorNamed(error, ['RecipeCacheError']);
 }
 
 /**
@@ -84,8 +83,8 @@ export class RecipeCache {
     // the entry's folder must be the cache's own, not a link to somewhere else
     if (!(await lstat(folder)).isDirectory()) {
       throw new RecipeCacheError(
+        'unsafe-path',
         `${folder} is not a plain folder; refusing to write through it`,
-        'UNSAFE_PATH',
       );
     }
     const file = this.file(valid.package, valid.imageId);
@@ -139,7 +138,7 @@ export class RecipeCache {
     origin: string,
     options: { onlyPackage?: string } = {},
   ): Promise<RecipeEntry[]> {
-    const refuse = (why: string) => new RecipeCacheError(`${origin}: ${why}`, 'INVALID_BUNDLE');
+    const refuse = (why: string) => new RecipeCacheError('invalid-bundle', `${origin}: ${why}`);
     if (Buffer.byteLength(text) > MAX_BUNDLE_BYTES)
       throw refuse(`larger than ${MAX_BUNDLE_BYTES / 1024 / 1024} MiB; refusing it`);
     let parsed: unknown;
@@ -196,14 +195,14 @@ function parseEntry(text: string, file: string): RecipeEntry {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new RecipeCacheError(`recipe ${file} is not JSON: ${(error as Error).message}`, 'CORRUPT_ENTRY');
+    throw new RecipeCacheError('corrupt-entry', `recipe ${file} is not JSON: ${(error as Error).message}`);
   }
   const result = recipeEntrySchema.safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new RecipeCacheError(
+      'corrupt-entry',
       `recipe ${file} is invalid: ${issue?.path.join('.')}: ${issue?.message}`,
-      'CORRUPT_ENTRY',
     );
   }
   return result.data;

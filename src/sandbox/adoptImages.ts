@@ -31,7 +31,9 @@ export async function adoptImages(
       throw new SandboxError(
         'host-not-ready',
         `the image ${record.key} belongs to host ids ${owner.uid}:${owner.gid}, not to this user's subordinate ids ${wanted.uid}:${wanted.gid}`,
-        `run rvport sandbox setup once as root on this RVPORT_HOME, or use an RVPORT_HOME of your own (${paths.root} is shared)`,
+        {
+          fix: `run rvport sandbox setup once as root on this RVPORT_HOME, or use an RVPORT_HOME of your own (${paths.root} is shared)`,
+        },
       );
     }
     progress(`${record.key}: handing the image to the sandbox ids ${wanted.uid}:${wanted.gid}`);

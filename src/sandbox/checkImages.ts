@@ -67,11 +67,9 @@ export async function assertImagesIntact(
   for (const key of keys) {
     const check = await checkImage(paths, key, intact);
     if (check.status === 'changed')
-      throw new SandboxError(
-        'image-changed',
-        `${describeChange(check)}: it is not used`,
-        'rvport sandbox setup (rebuilds the changed images)',
-      );
+      throw new SandboxError('image-changed', `${describeChange(check)}: it is not used`, {
+        fix: 'rvport sandbox setup (rebuilds the changed images)',
+      });
   }
 }
 

@@ -1,3 +1,5 @@
+import { isRvportErrorNamed, RvportError, type RvportErrorOptions } from '../errors/index.ts';
+
 /** Why a sandbox operation failed; `code` lets callers (and the CLI) react without parsing text. */
 export type SandboxErrorCode =
   | 'host-not-ready'
@@ -19,28 +21,34 @@ export type SandboxErrorCode =
   /** The SSH target could not be reached or refused the key. */
   | 'target-unreachable';
 
-export class SandboxError extends Error {
+export interface SandboxErrorOptions extends RvportErrorOptions {
+  /** What to do about it, when there is something to do (e.g. the command to run). */
+  fix?: string;
+}
+
+export class SandboxError extends RvportError {
   override name = 'SandboxError';
-  constructor(
-    readonly code: SandboxErrorCode,
-    message: string,
-    /** What to do about it, when there is something to do (e.g. the command to run). */
-    readonly fix?: string,
-  ) {
-    super(message);
+  declare readonly code: SandboxErrorCode;
+  /** What to do about it, when there is something to do (e.g. the command to run). */
+  readonly fix?: string;
+  /**
+   * `options` as a plain string is the fix, the older form: only src/port/runPort.ts still uses it
+   * (left while src/port/ is being reorganised); new code passes `{ fix }`.
+   */
+  constructor(code: SandboxErrorCode, message: string, options?: SandboxErrorOptions | string) {
+    const { fix, ...rest } = typeof options === 'string' ? { fix: options } : (options ?? {});
+    super(code, message, rest);
+    if (fix !== undefined) this.fix = fix;
   }
 }
 
 /** A layered mode that provisioning refused (the toolchains of the two trees do not match). */
 export function modeRefused(mode: string, reason: string): SandboxError {
-  return new SandboxError(
-    'toolchain-mismatch',
-    `${mode} mode refused: ${reason}`,
-    'rvport sandbox setup --mode emulated   (and --mode emulated for exec and port)',
-  );
+  return new SandboxError('toolchain-mismatch', `${mode} mode refused: ${reason}`, {
+    fix: 'rvport sandbox setup --mode emulated   (and --mode emulated for exec and port)',
+  });
 }
 
-/** Checks by name so two copies of the package still agree. */
 export function isSandboxError(error: unknown): error is SandboxError {
-  return error instanceof Error && error.name === 'SandboxError' && 'code' in error;
+  return isRvportErrorNamed(error, ['SandboxError']);
 }

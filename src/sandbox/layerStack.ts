@@ -32,7 +32,7 @@ export function layerStack(
     throw new SandboxError(
       'image-missing',
       `no riscv64 ${suite} image${options.imagesDir ? ` in ${options.imagesDir}` : ''}`,
-      setupHint,
+      { fix: setupHint },
     );
   const mirror = rootfs.mirror ? { mirror: rootfs.mirror } : {};
   if (mode === 'emulated') return { stack: { mode, lowerKeys: [rootfs.key], ...mirror }, images: [rootfs] };
@@ -44,7 +44,9 @@ export function layerStack(
         : { layer: images.accel, tools: images.tools, name: 'accelerated-mode' };
   if (layer?.refusedReason) throw modeRefused(mode, layer.refusedReason);
   if (!tools || !layer) {
-    throw new SandboxError('image-missing', `the ${name} images for ${suite} are not provisioned`, setupHint);
+    throw new SandboxError('image-missing', `the ${name} images for ${suite} are not provisioned`, {
+      fix: setupHint,
+    });
   }
   return {
     stack: { mode, lowerKeys: [layer.key, rootfs.key], toolsKey: tools.key, ...mirror },

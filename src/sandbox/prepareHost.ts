@@ -51,7 +51,7 @@ export async function prepareHost(options: PrepareHostOptions = {}): Promise<Hos
       lock.reason === 'aborted'
         ? 'interrupted while waiting for another rvport to prepare the host'
         : `another rvport (process ${lock.holder}) kept preparing the host for ${APT_TIMEOUT_MS / 60_000} minutes`,
-      fixCommands(first).join('\n'),
+      { fix: fixCommands(first).join('\n') },
     );
   }
   try {
@@ -85,7 +85,7 @@ async function prepareUnderLock(
       throw new SandboxError(
         'host-not-ready',
         `apt-get install ${packages.join(' ')} failed:\n${result.output.slice(-2000)}`,
-        fixCommands(checks).join('\n'),
+        { fix: fixCommands(checks).join('\n') },
       );
     }
   }
@@ -132,7 +132,7 @@ function notReady(checks: readonly HostCheck[]): SandboxError {
   return new SandboxError(
     'host-not-ready',
     `the host is not ready for the riscv64 sandbox:\n${failed.map((c) => `  - ${c.detail}`).join('\n')}`,
-    fixCommands(checks).join('\n'),
+    { fix: fixCommands(checks).join('\n') },
   );
 }
 

@@ -1,3 +1,5 @@
+import { isRvportErrorNamed, RvportError, type RvportErrorOptions } from '../errors/index.ts';
+
 /** Why a request cannot be answered; `status` is the HTTP status the server answers with. */
 export type ServeErrorCode = 'bad-request' | 'not-found' | 'too-large' | 'method-not-allowed' | 'bad-host';
 
@@ -9,13 +11,11 @@ const STATUS: Record<ServeErrorCode, number> = {
   'bad-host': 421,
 };
 
-export class ServeError extends Error {
+export class ServeError extends RvportError {
   override name = 'ServeError';
-  constructor(
-    readonly code: ServeErrorCode,
-    message: string,
-  ) {
-    super(message);
+  declare readonly code: ServeErrorCode;
+  constructor(code: ServeErrorCode, message: string, options?: RvportErrorOptions) {
+    super(code, message, options);
   }
 
   get status(): number {
@@ -23,7 +23,6 @@ export class ServeError extends Error {
   }
 }
 
-/** Checks by name so two copies of the module still agree. */
 export function isServeError(error: unknown): error is ServeError {
-  return error instanceof Error && error.name === 'ServeError' && 'code' in error;
+  return isRvportErrorNamed(error, ['ServeError']);
 }

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { RvportError, type RvportErrorOptions } from '../errors/index.ts';
 import { createServeApp } from './createServeApp.ts';
 import type { IsAlive } from './readBatch.ts';
 import type { WebAssets } from './webAssets.ts';
@@ -24,13 +25,18 @@ export interface RunningDashboard {
   close(): Promise<void>;
 }
 
-export class DashboardListenError extends Error {
+/** Why the server could not listen; the system error (EADDRINUSE, …) is the cause. */
+export type DashboardListenErrorCode =
+  | 'address-in-use'
+  | 'not-an-address'
+  | 'needs-privileges'
+  | 'listen-failed';
+
+export class DashboardListenError extends RvportError {
   override name = 'DashboardListenError';
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
+  declare readonly code: DashboardListenErrorCode;
+  constructor(code: DashboardListenErrorCode, message: string, options?: RvportErrorOptions) {
+    super(code, message, options);
   }
 }
 
@@ -49,15 +55,15 @@ export function startDashboard(options: DashboardOptions): Promise<RunningDashbo
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      const why =
+      const [code, why]: [DashboardListenErrorCode, string] =
         error.code === 'EADDRINUSE'
-          ? `port ${port} on ${host} is in use (choose another with --port)`
+          ? ['address-in-use', `port ${port} on ${host} is in use (choose another with --port)`]
           : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
-            ? `${host} is not an address of this machine`
+            ? ['not-an-address', `${host} is not an address of this machine`]
             : error.code === 'EACCES'
-              ? `port ${port} needs privileges (choose one above 1023)`
-              : error.message;
-      reject(new DashboardListenError(`cannot listen on ${host}:${port}: ${why}`, error.code ?? 'LISTEN'));
+              ? ['needs-privileges', `port ${port} needs privileges (choose one above 1023)`]
+              : ['listen-failed', error.message];
+      reject(new DashboardListenError(code, `cannot listen on ${host}:${port}: ${why}`, { cause: error }));
     });
     server.listen(port, host, () => {
       port = (server.address() as AddressInfo).port;

@@ -156,8 +156,8 @@ export class PrivateApt {
       const after = await readdir(join(this.dir, 'state', 'lists'));
       if (result.exitCode !== 0 || !after.some((f) => f.includes(this.indexName()))) {
         throw new SourceError(
-          `apt-get update failed: ${lastLines(result.stderr || result.stdout)}`,
           'acquire',
+          `apt-get update failed: ${lastLines(result.stderr || result.stdout)}`,
         );
       }
       await writeFile(join(this.dir, 'updated-at'), String(Date.now()));
@@ -172,10 +172,10 @@ async function waitForLock(file: string, signal?: AbortSignal): Promise<() => vo
   const lock = await waitForLockFile(file, { timeoutMs: APT_TIMEOUT_MS, signal });
   if (lock.acquired) return lock.release;
   if (lock.reason === 'aborted')
-    throw new SourceError('interrupted while waiting for the Debian lists', 'acquire');
+    throw new SourceError('acquire', 'interrupted while waiting for the Debian lists');
   throw new SourceError(
-    `the private Debian lists stayed locked by process ${lock.holder} for ${APT_TIMEOUT_MS / 60_000} minutes`,
     'acquire',
+    `the private Debian lists stayed locked by process ${lock.holder} for ${APT_TIMEOUT_MS / 60_000} minutes`,
   );
 }
 

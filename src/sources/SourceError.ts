@@ -1,3 +1,5 @@
+import { isRvportErrorNamed, RvportError, type RvportErrorOptions } from '../errors/index.ts';
+
 /**
  * `invalid`: refused before anything ran; `acquire`: fetching or unpacking failed;
  * `unsafe-entry`: an archive or tree holds something that may not reach the host (a device, a
@@ -19,17 +21,14 @@ export type SourceErrorCode =
   | 'untrusted-origin';
 
 /** A SOURCE that cannot be used: bad syntax, missing path, failed download, unsafe archive. */
-export class SourceError extends Error {
+export class SourceError extends RvportError {
   override name = 'SourceError';
-  constructor(
-    message: string,
-    readonly code: SourceErrorCode = 'invalid',
-  ) {
-    super(message);
+  declare readonly code: SourceErrorCode;
+  constructor(code: SourceErrorCode, message: string, options?: RvportErrorOptions) {
+    super(code, message, options);
   }
 }
 
-/** Checks by name so two copies of the package still agree. */
 export function isSourceError(error: unknown): error is SourceError {
-  return error instanceof Error && error.name === 'SourceError';
+  return isRvportErrorNamed(error, ['SourceError']);
 }

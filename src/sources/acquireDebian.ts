@@ -55,8 +55,8 @@ export async function acquireDebian(
   const mirror = options.mirror ?? debianMirror();
   if (!mirror) {
     throw new SourceError(
-      "no Debian mirror in this machine's apt sources; set RVPORT_DEBIAN_MIRROR",
       'acquire',
+      "no Debian mirror in this machine's apt sources; set RVPORT_DEBIAN_MIRROR",
     );
   }
   const apt = await PrivateApt.create(options.aptDir, suite, mirror);
@@ -83,7 +83,7 @@ export async function acquireDebian(
       ? await acquireDebianCrate(spec, tree, gitDir, scratch, options, { suite, mirror, why })
       : null;
     if (crate) return crate;
-    throw new SourceError(why, 'acquire');
+    throw new SourceError('acquire', why);
   }
   const warnings: string[] = [];
   if (!orig.includes('.orig.tar.')) warnings.push(`${orig} is a native Debian package (it contains debian/)`);

@@ -105,7 +105,7 @@ export async function acquireDebianCrate(
     return await acquireFromBinary(spec, entry, binary, tree, gitDir, scratch, options, fallback);
   } catch (error) {
     if (!isSourceError(error)) throw error;
-    throw new SourceError(`${fallback.why}; nor from ${binary}: ${error.message}`, error.code);
+    throw new SourceError(error.code, `${fallback.why}; nor from ${binary}: ${error.message}`);
   }
 }
 
@@ -126,8 +126,8 @@ async function acquireFromBinary(
   const stanza = builtFrom(parseBinaryPackages(shown.stdout), entry);
   if (!stanza)
     throw new SourceError(
-      `the ${architecture} package lists have no ${binary} built from ${entry.name} ${entry.version}`,
       'acquire',
+      `the ${architecture} package lists have no ${binary} built from ${entry.name} ${entry.version}`,
     );
 
   const download = await aptDownloadFolder(scratch, 'debian-crate-download');
@@ -135,13 +135,13 @@ async function acquireFromBinary(
   const result = await apt.run(['download', `${binary}=${stanza.version}`], { ...options, cwd: download });
   const file = (await readdir(download)).find((f) => f.endsWith('.deb'));
   if (result.exitCode !== 0 || !file)
-    throw new SourceError(`apt-get download failed: ${lastLines(result.stderr || result.stdout)}`, 'acquire');
+    throw new SourceError('acquire', `apt-get download failed: ${lastLines(result.stderr || result.stdout)}`);
   const deb = join(download, file);
   const sha256 = await sha256File(deb);
   if (sha256 !== stanza.sha256)
     throw new SourceError(
-      `${file} has SHA256 ${sha256}, the package lists say ${stanza.sha256}; refusing it`,
       'hash-mismatch',
+      `${file} has SHA256 ${sha256}, the package lists say ${stanza.sha256}; refusing it`,
     );
 
   const crate = CRATE_PACKAGE.exec(binary)?.[1] ?? binary;

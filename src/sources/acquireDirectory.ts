@@ -28,7 +28,7 @@ export async function acquireDirectory(
   options: StepOptions,
 ): Promise<Acquired> {
   const entries = await readdir(path);
-  if (entries.length === 0) throw new SourceError(`${path} is an empty directory`);
+  if (entries.length === 0) throw new SourceError('invalid', `${path} is an empty directory`);
   if (!entries.includes('.git')) return importTree(path, tree, gitDir, options, []);
   try {
     return await cloneLocal(path, tree, options);
@@ -86,8 +86,8 @@ async function cloneLocal(path: string, tree: string, options: StepOptions): Pro
   } catch (error) {
     if (error instanceof Error && /dubious ownership/.test(error.message))
       throw new SourceError(
-        `${path} is a repository of another user, which git will not read as this one (its config could run programs); run rvport as its owner, or port a copy you own`,
         'acquire',
+        `${path} is a repository of another user, which git will not read as this one (its config could run programs); run rvport as its owner, or port a copy you own`,
       );
     throw error;
   }

@@ -54,7 +54,7 @@ export async function remoteHeadCommit(url: string, options: StepOptions): Promi
     keyless: !isTrustedOrigin(rules.origin),
   });
   const commit = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)\tHEAD$/m.exec(listing)?.[1];
-  if (!commit) throw new SourceError(`${url} names no HEAD commit`, 'acquire');
+  if (!commit) throw new SourceError('acquire', `${url} names no HEAD commit`);
   return commit;
 }
 
@@ -74,8 +74,8 @@ async function cloneFetchConfig(url: string, rules: FetchRules): Promise<string[
   const transport = transportOf(url);
   if (transport.kind === 'ssh' && !isTrustedOrigin(rules.origin)) {
     throw new SourceError(
-      `the ssh SOURCE ${url} came from ${ORIGIN_NAMES[rules.origin]}: rvport logs in with this machine's ssh keys only for a SOURCE given on the command line (give an https:// URL)`,
       'untrusted-origin',
+      `the ssh SOURCE ${url} came from ${ORIGIN_NAMES[rules.origin]}: rvport logs in with this machine's ssh keys only for a SOURCE given on the command line (give an https:// URL)`,
     );
   }
   if (transport.kind === 'web') return pinnedFetchConfig([url], fetchPolicy(rules, true));

@@ -77,7 +77,7 @@ export async function downloadTarball(url: string, dir: string, options: StepOpt
       bytes += chunk.length;
       callback(
         bytes > MAX_DOWNLOAD_BYTES
-          ? new SourceError(`${url} is larger than ${MAX_DOWNLOAD_BYTES} bytes`, 'acquire')
+          ? new SourceError('acquire', `${url} is larger than ${MAX_DOWNLOAD_BYTES} bytes`)
           : null,
         chunk,
       );

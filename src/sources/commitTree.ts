@@ -99,8 +99,8 @@ export async function commitTree(
   const listing = await listTree(workTree);
   if (listing.special.length > 0) {
     throw new SourceError(
-      `${listing.special[0]} is neither a file, a folder nor a symbolic link; refusing the tree`,
       'unsafe-entry',
+      `${listing.special[0]} is neither a file, a folder nor a symbolic link; refusing the tree`,
     );
   }
   await rm(gitDir, { recursive: true, force: true });

@@ -33,20 +33,20 @@ export async function confinedGet(
     if (status < 300 || status >= 400 || location === undefined) {
       if (status >= 200 && status < 300) return { response, url: current };
       response.resume();
-      throw new SourceError(`cannot download ${url}: HTTP ${status}`, 'acquire');
+      throw new SourceError('acquire', `cannot download ${url}: HTTP ${status}`);
     }
     response.resume();
     current = redirectTarget(current, location, url);
   }
-  throw new SourceError(`cannot download ${url}: more than ${MAX_REDIRECTS} redirects`, 'acquire');
+  throw new SourceError('acquire', `cannot download ${url}: more than ${MAX_REDIRECTS} redirects`);
 }
 
 function redirectTarget(from: string, location: string, url: string): string {
   const target = new URL(location, from);
   if (target.protocol !== 'https:' && target.protocol !== 'http:')
     throw new SourceError(
-      `cannot download ${url}: redirected to ${target.protocol}// (not http or https)`,
       'acquire',
+      `cannot download ${url}: redirected to ${target.protocol}// (not http or https)`,
     );
   return target.href;
 }
@@ -61,7 +61,7 @@ async function getOnce(url: string, options: ConfinedGetOptions): Promise<Incomi
   return new Promise((resolve, reject) => {
     const req = send(url, requestOptions, resolve);
     req.on('error', (error) =>
-      reject(new SourceError(`cannot download ${url}: ${error.message}`, 'acquire')),
+      reject(new SourceError('acquire', `cannot download ${url}: ${error.message}`)),
     );
     req.end();
   });

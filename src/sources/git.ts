@@ -136,7 +136,7 @@ export async function git(args: readonly string[], options: GitOptions = {}): Pr
     const tail = lines.slice(-3).filter((l) => l !== fatal);
     const detail = [...(fatal ? [fatal] : []), ...tail].join(' / ');
     const why = result.timedOut ? 'timed out' : result.aborted ? 'interrupted' : detail;
-    throw new SourceError(`git ${args[0]} failed: ${why}`, 'acquire');
+    throw new SourceError('acquire', `git ${args[0]} failed: ${why}`);
   }
   return result.stdout;
 }

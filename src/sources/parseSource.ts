@@ -28,11 +28,14 @@ const GIT_SCHEMES = new Set(['https:', 'http:', 'ssh:', 'git:', 'file:']);
  */
 export function parseSource(raw: string, cwd: string = process.cwd()): SourceSpec {
   const source = raw.trim();
-  if (source === '') throw new SourceError('empty SOURCE');
+  if (source === '') throw new SourceError('invalid', 'empty SOURCE');
   if (SHELL_METACHARACTERS.test(source)) {
-    throw new SourceError(`SOURCE contains shell metacharacters, refusing it: ${JSON.stringify(raw)}`);
+    throw new SourceError(
+      'invalid',
+      `SOURCE contains shell metacharacters, refusing it: ${JSON.stringify(raw)}`,
+    );
   }
-  if (source.startsWith('-')) throw new SourceError(`SOURCE may not start with '-': ${raw}`);
+  if (source.startsWith('-')) throw new SourceError('invalid', `SOURCE may not start with '-': ${raw}`);
 
   if (source.startsWith('debian:')) return parseDebian(source);
   if (SCP_LIKE.test(source))
@@ -42,11 +45,15 @@ export function parseSource(raw: string, cwd: string = process.cwd()): SourceSpe
   if (scheme !== undefined) return parseUrl(source, raw);
   if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(source) && !existsSync(resolve(cwd, source))) {
     throw new SourceError(
+      'invalid',
       `unknown SOURCE scheme in ${raw} (use https://, http://, ssh://, file://, git@host:path, debian:NAME or a local path)`,
     );
   }
   if (/\s/.test(source) && !existsSync(resolve(cwd, source))) {
-    throw new SourceError(`SOURCE contains white space and is no existing path: ${JSON.stringify(raw)}`);
+    throw new SourceError(
+      'invalid',
+      `SOURCE contains white space and is no existing path: ${JSON.stringify(raw)}`,
+    );
   }
   return parseLocalPath(resolve(cwd, source), raw);
 }
@@ -56,11 +63,12 @@ function parseDebian(source: string): SourceSpec {
   const [pkg = '', version, ...rest] = spec.split('=');
   if (rest.length > 0 || !DEBIAN_PACKAGE_NAME.test(pkg)) {
     throw new SourceError(
+      'invalid',
       `invalid Debian source package in ${source} (expected debian:NAME or debian:NAME=VERSION)`,
     );
   }
   if (version !== undefined && !DEBIAN_VERSION.test(version)) {
-    throw new SourceError(`invalid Debian version in ${source}`);
+    throw new SourceError('invalid', `invalid Debian version in ${source}`);
   }
   return { kind: 'debian', raw: source, package: pkg, version: version ?? null, name: pkg };
 }
@@ -70,20 +78,22 @@ function parseUrl(source: string, raw: string): SourceSpec {
   try {
     url = new URL(source);
   } catch {
-    throw new SourceError(`malformed URL: ${raw}`);
+    throw new SourceError('invalid', `malformed URL: ${raw}`);
   }
   if (!GIT_SCHEMES.has(url.protocol)) {
     throw new SourceError(
+      'invalid',
       `unknown SOURCE scheme ${url.protocol}// in ${raw} (use https, http, ssh, git or file)`,
     );
   }
   if (url.protocol === 'file:') {
     const path = fileURLToPath(url);
-    if (!existsSync(path)) throw new SourceError(`no such file or directory: ${path} (from ${raw})`);
+    if (!existsSync(path))
+      throw new SourceError('invalid', `no such file or directory: ${path} (from ${raw})`);
     if (TARBALL_SUFFIX.test(path) && statSync(path).isFile()) return parseLocalPath(path, raw);
     return { kind: 'git', raw, url: source, name: nameFromUrlPath(url.pathname) };
   }
-  if (!url.hostname) throw new SourceError(`URL without a host: ${raw}`);
+  if (!url.hostname) throw new SourceError('invalid', `URL without a host: ${raw}`);
   if ((url.protocol === 'https:' || url.protocol === 'http:') && TARBALL_SUFFIX.test(url.pathname)) {
     return { kind: 'tarball-url', raw, url: source, name: nameFromTarball(decodeURIComponent(url.pathname)) };
   }
@@ -91,15 +101,18 @@ function parseUrl(source: string, raw: string): SourceSpec {
 }
 
 function parseLocalPath(path: string, raw: string): SourceSpec {
-  if (!existsSync(path)) throw new SourceError(`no such file or directory: ${path}`);
+  if (!existsSync(path)) throw new SourceError('invalid', `no such file or directory: ${path}`);
   const stat = statSync(path);
   if (stat.isDirectory()) {
-    if (readdirSync(path).length === 0) throw new SourceError(`${path} is an empty directory`);
+    if (readdirSync(path).length === 0) throw new SourceError('invalid', `${path} is an empty directory`);
     return { kind: 'directory', raw, path, name: sanitizeName(basename(path)) };
   }
   if (stat.isFile() && TARBALL_SUFFIX.test(path))
     return { kind: 'tarball', raw, path, name: nameFromTarball(path) };
-  throw new SourceError(`${path} is neither a directory nor a source tarball (.tar, .tar.gz, .tar.xz, …)`);
+  throw new SourceError(
+    'invalid',
+    `${path} is neither a directory nor a source tarball (.tar, .tar.gz, .tar.xz, …)`,
+  );
 }
 
 /** The last path segment without `.git` (SPEC section 2). */
@@ -124,6 +137,7 @@ export function nameFromTarball(path: string): string {
 
 function sanitizeName(name: string): string {
   const clean = name.replace(/[^A-Za-z0-9._+-]/g, '-').replace(/^[.-]+/, '');
-  if (clean === '') throw new SourceError(`cannot derive a package name from ${JSON.stringify(name)}`);
+  if (clean === '')
+    throw new SourceError('invalid', `cannot derive a package name from ${JSON.stringify(name)}`);
   return clean;
 }

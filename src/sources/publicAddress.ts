@@ -104,8 +104,8 @@ export async function publicAddresses(
   const refused = addresses.find((a) => !isPublicAddress(a));
   if (refused !== undefined) {
     throw new SourceError(
-      `${what} reaches ${refused}, which is not a public address (loopback, private, link-local or reserved); rvport fetches from such addresses only with --allow-private-addresses`,
       'private-address',
+      `${what} reaches ${refused}, which is not a public address (loopback, private, link-local or reserved); rvport fetches from such addresses only with --allow-private-addresses`,
     );
   }
   return addresses;
@@ -117,6 +117,6 @@ async function resolveAll(host: string, what: string, lookup: Lookup): Promise<s
     if (found.length === 0) throw new Error('no address');
     return found;
   } catch (error) {
-    throw new SourceError(`cannot resolve the host of ${what}: ${(error as Error).message}`, 'acquire');
+    throw new SourceError('acquire', `cannot resolve the host of ${what}: ${(error as Error).message}`);
   }
 }

@@ -113,7 +113,7 @@ describe('rvport workflow (real processes)', () => {
     expect(readState('endless')).toMatchObject({
       status: 'failed',
       steps: 30,
-      error: { code: 'STEP_LIMIT' },
+      error: { code: 'step-limit' },
     });
   });
 

@@ -111,7 +111,7 @@ describe('LLM client', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(CostCapReachedError);
-    expect(isLlmError(thrown) && thrown.code).toBe('cost_cap_reached');
+    expect(isLlmError(thrown) && thrown.code).toBe('cost-cap-reached');
     expect(thrown).toMatchObject({ totalUsd: 1.3, capUsd: 1 });
   });
 

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import { DEBIAN_KEYRING } from '../../debian/debianMirror.ts';
+import { RvportError, type RvportErrorOptions } from '../../errors/index.ts';
 import { runProcess } from '../../process/runProcess.ts';
 
 export const CONTENTS_ARCH = 'riscv64';
@@ -59,8 +60,12 @@ export function keptLine(path: string, packages: readonly string[], seenFolders:
   return KEEP.test(path) ? `${path}\t${packages.join(',')}\n` : null;
 }
 
-export class ContentsError extends Error {
+/** Debian's Contents index could not be had (one code: `contents-unavailable`). */
+export class ContentsError extends RvportError {
   override name = 'ContentsError';
+  constructor(message: string, options?: RvportErrorOptions) {
+    super('contents-unavailable', message, options);
+  }
 }
 
 /** Lookups of file paths in a filtered Contents index: path → Debian binary packages. */

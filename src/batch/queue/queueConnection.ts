@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { isRvportErrorNamed, RvportError, type RvportErrorOptions } from '../../errors/index.ts';
 
 /** The one queue rvport's coordinators and workers share on a Redis server. */
 export const QUEUE_NAME = 'rvport-ports';
@@ -7,14 +8,18 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 /** Where `--queue` without a URL takes it from (a URL on the command line is visible in `ps`). */
 export const QUEUE_URL_ENV = 'RVPORT_QUEUE_URL';
 
-export class QueueUrlError extends Error {
+export type QueueUrlErrorCode = 'invalid-queue-url' | 'queue-unreachable';
+
+export class QueueUrlError extends RvportError {
   override name = 'QueueUrlError';
-  constructor(
-    message: string,
-    readonly code: 'INVALID_QUEUE_URL' | 'QUEUE_UNREACHABLE',
-  ) {
-    super(message);
+  declare readonly code: QueueUrlErrorCode;
+  constructor(code: QueueUrlErrorCode, message: string, options?: RvportErrorOptions) {
+    super(code, message, options);
   }
+}
+
+export function isQueueUrlError(error: unknown): error is QueueUrlError {
+  return isRvportErrorNamed(error, ['QueueUrlError']);
 }
 
 /**
@@ -27,18 +32,18 @@ export function checkQueueUrl(url: string): URL {
     parsed = new URL(url);
   } catch {
     throw new QueueUrlError(
+      'invalid-queue-url',
       `--queue needs a URL like redis://HOST:PORT, not ${JSON.stringify(redact(url))}`,
-      'INVALID_QUEUE_URL',
     );
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
     throw new QueueUrlError(
+      'invalid-queue-url',
       `--queue needs a redis:// or rediss:// URL, not ${parsed.protocol}//`,
-      'INVALID_QUEUE_URL',
     );
   }
   if (!parsed.hostname)
-    throw new QueueUrlError(`--queue URL without a host: ${redact(url)}`, 'INVALID_QUEUE_URL');
+    throw new QueueUrlError('invalid-queue-url', `--queue URL without a host: ${redact(url)}`);
   return parsed;
 }
 
@@ -77,7 +82,7 @@ export async function connectQueue(
     await probe.ping();
   } catch (error) {
     const reason = scrub((cause ?? (error as Error)).message, url);
-    throw new QueueUrlError(`cannot reach the queue at ${redact(url)}: ${reason}`, 'QUEUE_UNREACHABLE');
+    throw new QueueUrlError('queue-unreachable', `cannot reach the queue at ${redact(url)}: ${reason}`);
   } finally {
     probe.disconnect();
   }

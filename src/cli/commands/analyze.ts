@@ -49,12 +49,7 @@ export function registerAnalyzeCommand(program: Command, ctx: CliContext): void 
     .option('--refresh', 'fetch the source again even if it was fetched before')
     .option('--allow-private-addresses', ALLOW_PRIVATE_ADDRESSES_HELP)
     .action(async (source: string, options: AnalyzeOptions) => {
-      let spec: SourceSpec;
-      try {
-        spec = parseSource(source);
-      } catch (error) {
-        throw isSourceError(error) ? new UsageError(error.message) : error;
-      }
+      const spec: SourceSpec = parseSource(source);
       const log = (line: string) => ctx.err(`rvport: ${line}\n`);
       const home = rvportHome();
       const suite = options.suite ?? process.env.RVPORT_DEBIAN_SUITE ?? DEFAULT_DEBIAN_SUITE;
@@ -64,20 +59,15 @@ export function registerAnalyzeCommand(program: Command, ctx: CliContext): void 
       if (spec.kind === 'directory') {
         root = spec.path; // analysis only reads: a local folder is analysed where it is
       } else {
-        try {
-          acquired = await acquireSource(spec, {
-            workDir: options.work ?? join(home, 'sources'),
-            reuse: !options.refresh,
-            suite,
-            aptDir: join(home, 'debian-apt', suite),
-            signal: ctx.signal,
-            fetch: { origin: 'command-line', allowPrivateAddresses: !!options.allowPrivateAddresses },
-            log,
-          });
-        } catch (error) {
-          if (isSourceError(error)) throw new UsageError(error.message);
-          throw error;
-        }
+        acquired = await acquireSource(spec, {
+          workDir: options.work ?? join(home, 'sources'),
+          reuse: !options.refresh,
+          suite,
+          aptDir: join(home, 'debian-apt', suite),
+          signal: ctx.signal,
+          fetch: { origin: 'command-line', allowPrivateAddresses: !!options.allowPrivateAddresses },
+          log,
+        });
         root = acquired.dir;
       }
 

@@ -18,7 +18,7 @@ import { BatchProgress } from '../BatchProgress.ts';
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { nonNegative, positiveInt } from '../numberOptions.ts';
-import { UsageError } from '../UsageError.ts';
+import { isUsageError, UsageError } from '../UsageError.ts';
 
 /** Ports at once on this machine when `--workers` is not given. */
 export const DEFAULT_BATCH_WORKERS = 2;
@@ -94,13 +94,7 @@ export function registerBatchCommand(program: Command, ctx: CliContext): void {
       if (entries.length === 0) throw new UsageError(`${list} has no entries (one SOURCE a line)`);
       const out = resolve(opts.out);
       const store = new BatchStore(out);
-      let unlock: () => void;
-      try {
-        unlock = await store.lock();
-      } catch (error) {
-        if (error instanceof BatchStateError) throw new UsageError(error.message);
-        throw error;
-      }
+      const unlock = await store.lock();
       try {
         await runBatchCommand(store, out, entries, { ...opts, queueUrl }, ctx);
       } finally {
@@ -117,12 +111,7 @@ async function runBatchCommand(
   ctx: CliContext,
 ): Promise<void> {
   const queueUrl = opts.queueUrl;
-  try {
-    await store.load();
-  } catch (error) {
-    if (error instanceof BatchStateError) throw new UsageError(error.message);
-    throw error;
-  }
+  await store.load();
   const settings: PortSettings = {
     force: !!opts.force,
     ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
@@ -139,19 +128,14 @@ async function runBatchCommand(
   let runner: PortRunner;
   let queueRunner: QueuePortRunner | undefined;
   if (queueUrl) {
-    try {
-      queueRunner = await openQueuePortRunner({
-        url: queueUrl,
-        batchId: store.batchId,
-        settings,
-        out,
-        cache: new RecipeCache(recipeCacheDir()),
-        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      });
-    } catch (error) {
-      if ((error as Error).name === 'QueueUrlError') throw new UsageError((error as Error).message);
-      throw error;
-    }
+    queueRunner = await openQueuePortRunner({
+      url: queueUrl,
+      batchId: store.batchId,
+      settings,
+      out,
+      cache: new RecipeCache(recipeCacheDir()),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
     runner = queueRunner;
   } else {
     runner = childPortRunner({
@@ -219,7 +203,7 @@ async function readList(file: string): Promise<string> {
     if ((await stat(file)).isDirectory()) throw new UsageError(`LIST ${file} is a directory, not a file`);
     return await readFile(file, 'utf8');
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (isUsageError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT'

@@ -170,22 +170,7 @@ export function registerPortCommand(program: Command, ctx: CliContext): void {
         ctx.err(describePortResult(result));
       } catch (error) {
         progress.stop();
-        if (isSourceError(error)) throw new UsageError(error.message);
-        // an expected host failure: the checks and their fixes, exit 1, no stack trace
-        if (isPreflightError(error))
-          throw new UsageError(`${error.message}\n(rvport doctor checks everything)`);
-        if (isSandboxError(error) && ctx.signal.aborted) {
-          ctx.err('rvport: interrupted\n');
-          ctx.exitCode = ExitCode.Interrupted;
-          return;
-        }
-        if (isSandboxError(error)) {
-          const fix = error.fix ? `\nto fix it, run:\n${error.fix.replace(/^/gm, '  ')}` : '';
-          throw new UsageError(`${error.message}${fix}`);
-        }
-        if (isEngineError(error, 'CORRUPT_STATE'))
-          throw new UsageError(`${error.message}; rvport port --restart discards it`);
-        throw error;
+        throw error; // described by describeError (a bad SOURCE, the host, the sandbox, a checkpoint)
       }
     });
 }

@@ -8,7 +8,6 @@ import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { terminalSafe } from '../terminalSafe.ts';
 import { UsageError } from '../UsageError.ts';
-import { withSandboxErrors } from '../withSandboxErrors.ts';
 
 /**
  * `rvport probe [--json] [--mode …] [--target ssh://user@host[:port]|NAME]`: the machine a build
@@ -33,44 +32,41 @@ export function registerProbeCommand(program: Command, ctx: CliContext): void {
     )
     .option('--json', 'machine-readable result on stdout')
     .action(
-      (options: { mode?: string; suite?: string; json?: boolean; target?: string; identity?: string }) =>
-        withSandboxErrors(ctx, async () => {
-          const mode = parseMode(options.mode);
-          let box: Sandbox;
-          if (options.target) {
-            box = await createSandbox({
-              target: options.target,
-              ...(options.identity ? { identity: options.identity } : {}),
-            });
-          } else {
-            if (options.identity) throw new UsageError('--identity goes with --target');
-            box = await createSandbox({ mode, suite: options.suite });
-          }
-          try {
-            const report = await runProbe(
-              box,
-              options.target
-                ? { target: 'ssh', mode: 'native', qemuVersion: null }
-                : { target: 'local-sandbox', mode, qemuVersion: await hostQemuVersion(ctx.signal) },
-              { signal: ctx.signal },
-            );
-            // every string in the report is the target's text: JSON escapes control characters, the
-            // human form has its escape sequences removed
-            ctx.out(
-              options.json ? `${JSON.stringify(report, null, 2)}\n` : terminalSafe(formatProbeReport(report)),
-            );
-          } catch (error) {
-            if (!isProbeOutputError(error)) throw error;
-            if (ctx.signal.aborted) {
-              ctx.err('rvport: interrupted\n');
-              ctx.exitCode = ExitCode.Interrupted;
-              return;
-            }
-            throw new UsageError(`probe failed: ${error.message}`, ExitCode.Failure);
-          } finally {
-            await box.destroy();
-          }
-        }),
+      async (options: {
+        mode?: string;
+        suite?: string;
+        json?: boolean;
+        target?: string;
+        identity?: string;
+      }) => {
+        const mode = parseMode(options.mode);
+        let box: Sandbox;
+        if (options.target) {
+          box = await createSandbox({
+            target: options.target,
+            ...(options.identity ? { identity: options.identity } : {}),
+          });
+        } else {
+          if (options.identity) throw new UsageError('--identity goes with --target');
+          box = await createSandbox({ mode, suite: options.suite });
+        }
+        try {
+          const report = await runProbe(
+            box,
+            options.target
+              ? { target: 'ssh', mode: 'native', qemuVersion: null }
+              : { target: 'local-sandbox', mode, qemuVersion: await hostQemuVersion(ctx.signal) },
+            { signal: ctx.signal },
+          );
+          // every string in the report is the target's text: JSON escapes control characters, the
+          // human form has its escape sequences removed
+          ctx.out(
+            options.json ? `${JSON.stringify(report, null, 2)}\n` : terminalSafe(formatProbeReport(report)),
+          );
+        } finally {
+          await box.destroy();
+        }
+      },
     );
 }
 

@@ -26,24 +26,14 @@ export function registerReplayCommand(program: Command, ctx: CliContext): void {
     .action(async (dir: string, options: ReplayOptions) => {
       if (options.mode !== undefined && !SANDBOX_MODES.includes(options.mode as SandboxMode))
         throw new UsageError(`replay: --mode is one of ${SANDBOX_MODES.join(', ')}`);
-      let result: Awaited<ReturnType<typeof replayPort>>;
-      try {
-        result = await replayPort({
-          dir,
-          ...(options.mode ? { mode: options.mode as SandboxMode } : {}),
-          signal: ctx.signal,
-          progress: (message) => ctx.err(`rvport: ${message}\n`),
-          // state.json is read from a folder: its SOURCE is not one a person typed
-          sourceFetch: { rules: { origin: 'state', allowPrivateAddresses: !!options.allowPrivateAddresses } },
-        });
-      } catch (error) {
-        if (isReplayError(error)) throw new UsageError(`replay: ${error.message}`);
-        if (isSourceError(error))
-          throw new UsageError(`replay: the source cannot be acquired: ${error.message}`);
-        if (error instanceof SandboxError)
-          throw new UsageError(`replay: ${error.message}${error.fix ? ` (fix: ${error.fix})` : ''}`);
-        throw error;
-      }
+      const result = await replayPort({
+        dir,
+        ...(options.mode ? { mode: options.mode as SandboxMode } : {}),
+        signal: ctx.signal,
+        progress: (message) => ctx.err(`rvport: ${message}\n`),
+        // state.json is read from a folder: its SOURCE is not one a person typed
+        sourceFetch: { rules: { origin: 'state', allowPrivateAddresses: !!options.allowPrivateAddresses } },
+      });
       if (options.json)
         ctx.out(`${JSON.stringify({ ...result.record, artifacts: result.comparisons }, null, 2)}\n`);
       else ctx.out(`replayed: ${result.record.replayed}: ${result.record.reason}\n`);

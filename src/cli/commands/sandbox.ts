@@ -24,7 +24,6 @@ import {
 import type { CliContext } from '../CliContext.ts';
 import { ExitCode } from '../exitCodes.ts';
 import { UsageError } from '../UsageError.ts';
-import { withSandboxErrors as guarded } from '../withSandboxErrors.ts';
 
 interface CommonOptions {
   json?: boolean;
@@ -52,36 +51,30 @@ export function registerSandboxCommand(program: Command, ctx: CliContext): void 
     .option('--mirror <url>', "Debian mirror (default: the one in this machine's apt sources)")
     .option('--rust', 'also the x86_64 Rust toolchain for accelerated Cargo builds (downloads Rust)')
     .option('--json', 'machine-readable result on stdout')
-    .action((options: CommonOptions & { mirror?: string; rust?: boolean }) =>
-      guarded(ctx, async () => {
-        const mode = parseMode(options.mode);
-        const result = await setupSandbox({
-          mode,
-          suite: options.suite,
-          mirror: options.mirror,
-          ...(options.rust ? { rust: true } : {}),
-          signal: ctx.signal,
-          onProgress: (line) => ctx.err(`${line}\n`),
-        });
-        ctx.out(
-          options.json
-            ? `${JSON.stringify(setupSummary(result, mode), null, 2)}\n`
-            : formatSetup(result, mode),
-        );
-      }),
-    );
+    .action(async (options: CommonOptions & { mirror?: string; rust?: boolean }) => {
+      const mode = parseMode(options.mode);
+      const result = await setupSandbox({
+        mode,
+        suite: options.suite,
+        mirror: options.mirror,
+        ...(options.rust ? { rust: true } : {}),
+        signal: ctx.signal,
+        onProgress: (line) => ctx.err(`${line}\n`),
+      });
+      ctx.out(
+        options.json ? `${JSON.stringify(setupSummary(result, mode), null, 2)}\n` : formatSetup(result, mode),
+      );
+    });
 
   sandbox
     .command('status')
     .description('images, keys, sizes, modes, binfmt and host checks')
     .option('--suite <suite>', 'Debian suite of the rootfs', 'trixie')
     .option('--json', 'machine-readable result on stdout')
-    .action((options: CommonOptions) =>
-      guarded(ctx, async () => {
-        const status = await sandboxStatus(options.suite ?? 'trixie');
-        ctx.out(options.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
-      }),
-    );
+    .action(async (options: CommonOptions) => {
+      const status = await sandboxStatus(options.suite ?? 'trixie');
+      ctx.out(options.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
+    });
 
   sandbox
     .command('exec')
@@ -97,7 +90,7 @@ export function registerSandboxCommand(program: Command, ctx: CliContext): void 
     .option('--timeout <seconds>', 'kill the command and its children after this long')
     .option('--json', 'machine-readable result on stdout (the output is captured, not streamed)')
     .action(
-      (
+      async (
         command: string[],
         options: CommonOptions & {
           instance?: string;
@@ -107,38 +100,37 @@ export function registerSandboxCommand(program: Command, ctx: CliContext): void 
           cwd: string;
           timeout?: string;
         },
-      ) =>
-        guarded(ctx, async () => {
-          const timeoutMs = parseTimeout(options.timeout);
-          const box = options.instance
-            ? await openSandbox(options.instance)
-            : await createSandbox({
-                mode: parseMode(options.mode),
-                suite: options.suite,
-                keep: options.keep,
-                ...(options.rust ? { rust: true } : {}),
-              });
-          if (options.keep && !options.instance) ctx.err(`rvport: instance ${box.id} kept\n`);
-          try {
-            const result = await box.run(command, {
-              cwd: options.cwd,
-              network: options.network,
-              timeoutMs,
-              signal: ctx.signal,
-              onStdout: options.json ? undefined : (c) => ctx.out(c.toString()),
-              onStderr: options.json ? undefined : (c) => ctx.err(c.toString()),
+      ) => {
+        const timeoutMs = parseTimeout(options.timeout);
+        const box = options.instance
+          ? await openSandbox(options.instance)
+          : await createSandbox({
+              mode: parseMode(options.mode),
+              suite: options.suite,
+              keep: options.keep,
+              ...(options.rust ? { rust: true } : {}),
             });
-            if (options.json)
-              ctx.out(`${JSON.stringify({ instance: box.id, mode: box.mode, ...result }, null, 2)}\n`);
-            if (result.aborted) ctx.exitCode = ExitCode.Interrupted;
-            else if (result.exitCode !== 0) {
-              ctx.err(`rvport: ${describeFailure(command, result)}\n`);
-              ctx.exitCode = ExitCode.Failure;
-            }
-          } finally {
-            if (!options.keep && !options.instance) await box.destroy();
+        if (options.keep && !options.instance) ctx.err(`rvport: instance ${box.id} kept\n`);
+        try {
+          const result = await box.run(command, {
+            cwd: options.cwd,
+            network: options.network,
+            timeoutMs,
+            signal: ctx.signal,
+            onStdout: options.json ? undefined : (c) => ctx.out(c.toString()),
+            onStderr: options.json ? undefined : (c) => ctx.err(c.toString()),
+          });
+          if (options.json)
+            ctx.out(`${JSON.stringify({ instance: box.id, mode: box.mode, ...result }, null, 2)}\n`);
+          if (result.aborted) ctx.exitCode = ExitCode.Interrupted;
+          else if (result.exitCode !== 0) {
+            ctx.err(`rvport: ${describeFailure(command, result)}\n`);
+            ctx.exitCode = ExitCode.Failure;
           }
-        }),
+        } finally {
+          if (!options.keep && !options.instance) await box.destroy();
+        }
+      },
     );
 
   sandbox
@@ -148,33 +140,31 @@ export function registerSandboxCommand(program: Command, ctx: CliContext): void 
     .option('--suite <suite>', 'Debian suite of the rootfs', 'trixie')
     .option('--instance <id>', 'enter this kept instance')
     .option('--network', 'allow network access')
-    .action((options: CommonOptions & { instance?: string; network?: boolean }) =>
-      guarded(ctx, async () => {
-        const box = options.instance
-          ? await openSandbox(options.instance)
-          : await createSandbox({ mode: parseMode(options.mode), suite: options.suite });
-        try {
-          const argv = box.hostCommand(['/bin/bash', '-l'], { network: options.network });
-          // the terminal itself goes to the shell, so this one child is not run through runProcess
-          const code = await new Promise<number>((resolve, reject) => {
-            const child = spawn(argv[0] as string, argv.slice(1), {
-              stdio: 'inherit',
-              env: {
-                PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-                HOME: '/root',
-                LANG: 'C.UTF-8',
-                TERM: process.env.TERM ?? 'xterm',
-              },
-            });
-            child.on('error', reject);
-            child.on('exit', (c, s) => resolve(c ?? (s ? 128 : 1)));
+    .action(async (options: CommonOptions & { instance?: string; network?: boolean }) => {
+      const box = options.instance
+        ? await openSandbox(options.instance)
+        : await createSandbox({ mode: parseMode(options.mode), suite: options.suite });
+      try {
+        const argv = box.hostCommand(['/bin/bash', '-l'], { network: options.network });
+        // the terminal itself goes to the shell, so this one child is not run through runProcess
+        const code = await new Promise<number>((resolve, reject) => {
+          const child = spawn(argv[0] as string, argv.slice(1), {
+            stdio: 'inherit',
+            env: {
+              PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+              HOME: '/root',
+              LANG: 'C.UTF-8',
+              TERM: process.env.TERM ?? 'xterm',
+            },
           });
-          ctx.exitCode = code === 0 ? ExitCode.Success : ExitCode.Failure;
-        } finally {
-          if (!options.instance) await box.destroy();
-        }
-      }),
-    );
+          child.on('error', reject);
+          child.on('exit', (c, s) => resolve(c ?? (s ? 128 : 1)));
+        });
+        ctx.exitCode = code === 0 ? ExitCode.Success : ExitCode.Failure;
+      } finally {
+        if (!options.instance) await box.destroy();
+      }
+    });
 
   sandbox
     .command('destroy')
@@ -182,31 +172,29 @@ export function registerSandboxCommand(program: Command, ctx: CliContext): void 
     .option('--instance <id>', 'remove only this instance')
     .option('--keep-images', 'remove the instances but keep the cached images')
     .option('--json', 'machine-readable result on stdout')
-    .action((options: { instance?: string; keepImages?: boolean; json?: boolean }) =>
-      guarded(ctx, async () => {
-        const paths = sandboxPaths();
-        const removed: string[] = [];
-        if (options.instance) {
-          await (await openSandbox(options.instance)).destroy();
-          removed.push(options.instance);
-        } else {
-          await cleanupStale(paths);
-          for (const record of await listInstances(paths)) {
-            await removeTree(paths.instance(record.id));
-            removed.push(record.id);
-          }
-          if (!options.keepImages) {
-            for (const image of await listImages(paths)) removed.push(image.key);
-            await removeTree(paths.images);
-          }
+    .action(async (options: { instance?: string; keepImages?: boolean; json?: boolean }) => {
+      const paths = sandboxPaths();
+      const removed: string[] = [];
+      if (options.instance) {
+        await (await openSandbox(options.instance)).destroy();
+        removed.push(options.instance);
+      } else {
+        await cleanupStale(paths);
+        for (const record of await listInstances(paths)) {
+          await removeTree(paths.instance(record.id));
+          removed.push(record.id);
         }
-        ctx.out(
-          options.json
-            ? `${JSON.stringify({ removed }, null, 2)}\n`
-            : `removed: ${removed.join(' ') || 'nothing'}\n`,
-        );
-      }),
-    );
+        if (!options.keepImages) {
+          for (const image of await listImages(paths)) removed.push(image.key);
+          await removeTree(paths.images);
+        }
+      }
+      ctx.out(
+        options.json
+          ? `${JSON.stringify({ removed }, null, 2)}\n`
+          : `removed: ${removed.join(' ') || 'nothing'}\n`,
+      );
+    });
 }
 
 function parseMode(mode: string | undefined): SandboxMode {

@@ -50,19 +50,13 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       if (kind === 'file') throw new UsageError(`${out} is a file, not an output folder`);
       const dir = findWebAssets();
       if (!dir) throw new UsageError("the dashboard's web files are not built: run `npm run build` first");
-      let dashboard: Awaited<ReturnType<typeof startDashboard>>;
-      try {
-        dashboard = await startDashboard({
-          out,
-          assets: loadWebAssets(dir),
-          host: opts.host,
-          port: opts.port,
-          log: (message) => ctx.err(`${message}\n`),
-        });
-      } catch (error) {
-        if (error instanceof DashboardListenError) throw new UsageError(error.message);
-        throw error;
-      }
+      const dashboard = await startDashboard({
+        out,
+        assets: loadWebAssets(dir),
+        host: opts.host,
+        port: opts.port,
+        log: (message) => ctx.err(`${message}\n`),
+      });
       if (opts.json) ctx.out(`${JSON.stringify({ url: dashboard.url, out })}\n`);
       ctx.err(`rvport: dashboard of ${out} at ${dashboard.url} (Ctrl+C stops it)\n`);
       await new Promise<void>((done) => {

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { rvportHome } from '../../config/rvportHome.ts';
 import { addTarget, readTargets } from '../../sandbox/index.ts';
 import type { CliContext } from '../CliContext.ts';
-import { withSandboxErrors } from '../withSandboxErrors.ts';
 
 /**
  * `rvport target add ssh://user@host[:port] (--host-key-fingerprint SHA256:… | --accept-new-host-key)
@@ -21,7 +20,7 @@ export function registerTargetCommand(program: Command, ctx: CliContext): void {
     .option('--identity <file>', "the private key to log in with (default: rvport's own, made now)")
     .option('--json', 'machine-readable result on stdout')
     .action(
-      (
+      async (
         url: string,
         options: {
           hostKeyFingerprint?: string;
@@ -30,41 +29,38 @@ export function registerTargetCommand(program: Command, ctx: CliContext): void {
           identity?: string;
           json?: boolean;
         },
-      ) =>
-        withSandboxErrors(ctx, async () => {
-          const result = await addTarget({
-            url,
-            ...(options.hostKeyFingerprint ? { fingerprint: options.hostKeyFingerprint } : {}),
-            ...(options.acceptNewHostKey ? { acceptNew: true } : {}),
-            ...(options.name ? { name: options.name } : {}),
-            ...(options.identity ? { identity: options.identity } : {}),
-          });
-          if (options.json) {
-            ctx.out(`${JSON.stringify(result, null, 2)}\n`);
-            return;
-          }
-          const lines = [
-            `target ${result.name}: ${result.url}`,
-            ...result.pinned.map((k) => `pinned host key ${k.type} ${k.fingerprint}`),
-          ];
-          if (result.publicKey)
-            lines.push(
-              `rvport logs in with this key; add it to the remote user's ~/.ssh/authorized_keys:`,
-              `  ${result.publicKey}`,
-            );
-          ctx.out(`${lines.join('\n')}\n`);
-        }),
+      ) => {
+        const result = await addTarget({
+          url,
+          ...(options.hostKeyFingerprint ? { fingerprint: options.hostKeyFingerprint } : {}),
+          ...(options.acceptNewHostKey ? { acceptNew: true } : {}),
+          ...(options.name ? { name: options.name } : {}),
+          ...(options.identity ? { identity: options.identity } : {}),
+        });
+        if (options.json) {
+          ctx.out(`${JSON.stringify(result, null, 2)}\n`);
+          return;
+        }
+        const lines = [
+          `target ${result.name}: ${result.url}`,
+          ...result.pinned.map((k) => `pinned host key ${k.type} ${k.fingerprint}`),
+        ];
+        if (result.publicKey)
+          lines.push(
+            `rvport logs in with this key; add it to the remote user's ~/.ssh/authorized_keys:`,
+            `  ${result.publicKey}`,
+          );
+        ctx.out(`${lines.join('\n')}\n`);
+      },
     );
   target
     .command('list')
     .description('the saved targets')
     .option('--json', 'machine-readable result on stdout')
-    .action((options: { json?: boolean }) =>
-      withSandboxErrors(ctx, async () => {
-        const targets = await readTargets(rvportHome());
-        if (options.json) ctx.out(`${JSON.stringify({ targets }, null, 2)}\n`);
-        else
-          ctx.out(targets.map((t) => `${t.name}\t${t.url}${t.identity ? `\t${t.identity}` : ''}\n`).join(''));
-      }),
-    );
+    .action(async (options: { json?: boolean }) => {
+      const targets = await readTargets(rvportHome());
+      if (options.json) ctx.out(`${JSON.stringify({ targets }, null, 2)}\n`);
+      else
+        ctx.out(targets.map((t) => `${t.name}\t${t.url}${t.identity ? `\t${t.identity}` : ''}\n`).join(''));
+    });
 }

@@ -43,25 +43,19 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
       }) => {
         const url = opts.queue ?? process.env[QUEUE_URL_ENV];
         if (!url) throw new UsageError(`rvport worker needs --queue URL (or $${QUEUE_URL_ENV})`);
-        let queueLost = false;
-        try {
-          ({ queueLost } = await runQueueWorker({
-            url,
-            concurrency: opts.concurrency,
-            out: resolve(opts.out),
-            lockMs: opts.lockSeconds * 1000,
-            allowLocalSources: !!opts.allowLocalSources,
-            allowPrivateAddresses: !!opts.allowPrivateAddresses,
-            signal: ctx.signal,
-            onEvent: (event) =>
-              opts.json
-                ? ctx.out(`${JSON.stringify(event)}\n`)
-                : ctx.err(`rvport worker: ${describeWorkerEvent(event)}\n`),
-          }));
-        } catch (error) {
-          if ((error as Error).name === 'QueueUrlError') throw new UsageError((error as Error).message);
-          throw error;
-        }
+        const { queueLost } = await runQueueWorker({
+          url,
+          concurrency: opts.concurrency,
+          out: resolve(opts.out),
+          lockMs: opts.lockSeconds * 1000,
+          allowLocalSources: !!opts.allowLocalSources,
+          allowPrivateAddresses: !!opts.allowPrivateAddresses,
+          signal: ctx.signal,
+          onEvent: (event) =>
+            opts.json
+              ? ctx.out(`${JSON.stringify(event)}\n`)
+              : ctx.err(`rvport worker: ${describeWorkerEvent(event)}\n`),
+        });
         ctx.exitCode = ExitCode.Interrupted;
         // BullMQ's connections retry a lost Redis for ever; the ports are stopped and nothing is
         // left to save, so leave now rather than wait for a second Ctrl+C.

@@ -69,7 +69,7 @@ export function registerWorkflowCommand(program: Command, ctx: CliContext): void
     .description('delete the saved state (and logs) of a run')
     .option(...stateDirOption)
     .action(async (id: string, opts: StateDirOption) => {
-      const removed = await engineCall(() => resetWorkflow(id, { stateDir: opts.stateDir }));
+      const removed = await resetWorkflow(id, { stateDir: opts.stateDir });
       ctx.err(removed ? `reset '${id}'\n` : `no saved state for '${id}'\n`);
     });
 
@@ -121,17 +121,15 @@ async function runAndReport(
   run: { source: string; id?: string; context?: Record<string, unknown> | undefined },
 ): Promise<number> {
   const llm = await agentLlm(opts.stateDir);
-  const result = await engineCall(() =>
-    runWorkflow(wf, {
-      stateDir: opts.stateDir,
-      ...(llm ? { services: { llm } } : {}),
-      signal: ctx.signal,
-      source: run.source,
-      ...(run.id ? { id: run.id } : {}),
-      ...(run.context ? { context: run.context } : {}),
-      onEvent: (event) => progress(ctx, event),
-    }),
-  );
+  const result = await runWorkflow(wf, {
+    stateDir: opts.stateDir,
+    ...(llm ? { services: { llm } } : {}),
+    signal: ctx.signal,
+    source: run.source,
+    ...(run.id ? { id: run.id } : {}),
+    ...(run.context ? { context: run.context } : {}),
+    onEvent: (event) => progress(ctx, event),
+  });
   if (opts.json) ctx.out(`${JSON.stringify(result.state, null, 2)}\n`);
   const id = result.state.workflowId;
   switch (result.outcome) {
@@ -222,19 +220,9 @@ function parseContext(text: string): Record<string, unknown> {
 
 async function loadStateOrFail(id: string, stateDir: string): Promise<WorkflowState> {
   const store = new FileStateStore(stateDir);
-  const state = await engineCall(() => store.load(id));
+  const state = await store.load(id);
   if (!state) throw new UsageError(`no saved state for '${id}' in ${store.dir}`);
   return state;
-}
-
-/** Engine errors (corrupt state, a locked run, …) are user-facing: one clear line, exit 1. */
-async function engineCall<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (isEngineError(error)) throw new UsageError((error as Error).message);
-    throw error;
-  }
 }
 
 function summary(s: WorkflowState | { workflowId: string; error: string }) {

@@ -87,7 +87,7 @@ describe('AgentNode', () => {
   it('fails clearly without a client, and when the answer does not parse', async () => {
     const noClient = defineWorkflow({ id: 'none', nodes: { ask: AgentNode({ prompt: 'hi', then: END }) } });
     expect((await runWorkflow(noClient, { store: new MemoryStateStore() })).state.error?.code).toBe(
-      'NO_LLM_CLIENT',
+      'no-llm-client',
     );
     const bad = defineWorkflow({
       id: 'bad',

@@ -83,9 +83,9 @@ export function AgentNode<C extends Context = Context>(options: AgentNodeOptions
       const llm = client ?? (ctx.services.llm as AgentClient | undefined);
       if (!llm || typeof llm.complete !== 'function') {
         throw new NodeFailedError(
-          ctx.node,
+          'no-llm-client',
           `agent node '${ctx.node}' has no LLM client (pass one, or the 'llm' service)`,
-          'NO_LLM_CLIENT',
+          { node: ctx.node },
         );
       }
       const at = new Date(ctx.clock.now()).toISOString();
@@ -110,9 +110,9 @@ export function AgentNode<C extends Context = Context>(options: AgentNodeOptions
       for (let round = 0; reply.toolCalls?.length && tools; round++) {
         if (round >= (maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS)) {
           throw new NodeFailedError(
-            ctx.node,
+            'tool-rounds',
             `agent node '${ctx.node}' kept calling tools after ${round} rounds`,
-            'TOOL_ROUNDS',
+            { node: ctx.node },
           );
         }
         const results: string[] = [];

@@ -47,7 +47,7 @@ describe('CommandNode', () => {
   it('fails the node on a non-zero exit, naming the command, status and stderr tail', async () => {
     const result = await run({ bad: CommandNode({ command: 'echo nope >&2; exit 4', then: END }) });
     expect(result.outcome).toBe('failed');
-    expect(result.state.error?.code).toBe('COMMAND_FAILED');
+    expect(result.state.error?.code).toBe('command-failed');
     expect(result.state.error?.message).toMatch(/exited with status 4:\nnope/);
   });
 

@@ -103,9 +103,9 @@ export function CommandNode<C extends Context = Context>(options: CommandNodeOpt
           : `exited with status ${result.exitCode}`;
         const tail = result.stderr.trim().split('\n').slice(-5).join('\n');
         throw new NodeFailedError(
-          ctx.node,
+          'command-failed',
           `command '${line}' ${why}${tail ? `:\n${tail}` : ''}\n(full log: ${logFile})`,
-          'COMMAND_FAILED',
+          { node: ctx.node },
         );
       }
       return { context: { [resultKey ?? ctx.node]: stored } as Partial<C> };

@@ -112,7 +112,7 @@ describe('GitHubProjectNode', () => {
     const noToken = await runWorkflow(workflow('Done', { tokenEnv: 'RVPORT_TEST_NO_TOKEN' }), {
       store: new MemoryStateStore(),
     });
-    expect(noToken.state.error?.code).toBe('NO_GITHUB_TOKEN');
+    expect(noToken.state.error?.code).toBe('no-github-token');
   });
 
   it('retries an HTTP 429 through the engine rate-limit rule', async () => {

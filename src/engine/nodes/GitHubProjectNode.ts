@@ -51,9 +51,9 @@ export function GitHubProjectNode<C extends Context = Context>(
       const token = tokenEnv ? process.env[tokenEnv] : (process.env.GITHUB_TOKEN ?? process.env.GH_TOKEN);
       if (!token) {
         throw new NodeFailedError(
-          ctx.node,
+          'no-github-token',
           `no GitHub token: set ${tokenEnv ?? 'GITHUB_TOKEN'} in the environment`,
-          'NO_GITHUB_TOKEN',
+          { node: ctx.node },
         );
       }
       const url = apiUrl ?? process.env.GITHUB_GRAPHQL_URL ?? DEFAULT_GITHUB_GRAPHQL_URL;
@@ -70,18 +70,18 @@ export function GitHubProjectNode<C extends Context = Context>(
       const found = data.node?.field;
       if (!found?.id || !found.options) {
         throw new NodeFailedError(
-          ctx.node,
+          'github-field',
           `project ${project} has no single-select field '${field}'`,
-          'GITHUB_FIELD',
+          { node: ctx.node },
         );
       }
       const option = found.options.find((o) => o.name.toLowerCase() === wanted.toLowerCase());
       if (!option) {
         const names = found.options.map((o) => `'${o.name}'`).join(', ');
         throw new NodeFailedError(
-          ctx.node,
+          'github-option',
           `field '${field}' has no option '${wanted}' (options: ${names})`,
-          'GITHUB_OPTION',
+          { node: ctx.node },
         );
       }
       await call(SET_STATUS, { project, item, field: found.id, option: option.id });
@@ -113,26 +113,24 @@ async function graphql(
   if (!response.ok) {
     // The status stays in the message so the engine's rate-limit rule sees a 429 or 402.
     throw new NodeFailedError(
-      node,
+      'github-http',
       `GitHub GraphQL request failed: HTTP ${response.status} ${text.slice(0, 300)}`,
-      'GITHUB_HTTP',
+      { node },
     );
   }
   let body: { data?: unknown; errors?: { message: string }[] };
   try {
     body = JSON.parse(text);
   } catch {
-    throw new NodeFailedError(
+    throw new NodeFailedError('github-http', `GitHub GraphQL answer is not JSON: ${text.slice(0, 200)}`, {
       node,
-      `GitHub GraphQL answer is not JSON: ${text.slice(0, 200)}`,
-      'GITHUB_HTTP',
-    );
+    });
   }
   if (body.errors?.length) {
     throw new NodeFailedError(
-      node,
+      'github-graphql',
       `GitHub GraphQL error: ${body.errors.map((e) => e.message).join('; ')}`,
-      'GITHUB_GRAPHQL',
+      { node },
     );
   }
   return body.data;

@@ -87,7 +87,7 @@ describe('SlashCommandNode', () => {
       store: new MemoryStateStore(),
       logDir: dir,
     });
-    expect(result.state.error?.code).toBe('CLAUDE_NOT_FOUND');
+    expect(result.state.error?.code).toBe('claude-not-found');
     expect(result.state.error?.message).toMatch(/RVPORT_CLAUDE_BIN/);
   });
 });

@@ -52,9 +52,9 @@ export function SlashCommandNode<C extends Context = Context>(
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
           throw new NodeFailedError(
-            ctx.node,
+            'claude-not-found',
             `the Claude Code CLI '${exe}' was not found: install it, or set RVPORT_CLAUDE_BIN or the node's binary`,
-            'CLAUDE_NOT_FOUND',
+            { node: ctx.node },
           );
         }
         throw error;
@@ -70,11 +70,9 @@ export function SlashCommandNode<C extends Context = Context>(
       if ((result.exitCode !== 0 || parsed.isError) && !rest.failuresAsData) {
         const detail = (result.stderr.trim() || stored.result).split('\n').slice(-5).join('\n');
         const why = result.timedOut ? `timed out after ${timeoutMs} ms` : `failed (exit ${result.exitCode})`;
-        throw new NodeFailedError(
-          ctx.node,
-          `slash command ${promptText} ${why}: ${detail}`,
-          'SLASH_COMMAND_FAILED',
-        );
+        throw new NodeFailedError('slash-command-failed', `slash command ${promptText} ${why}: ${detail}`, {
+          node: ctx.node,
+        });
       }
       const at = new Date(ctx.clock.now()).toISOString();
       return {

@@ -50,9 +50,9 @@ export function SubgraphNode<C extends Context = Context, S extends Context = C>
       if (result.outcome === 'interrupted') throw ctx.signal.reason ?? new Error('interrupted');
       if (result.outcome === 'failed') {
         throw new NodeFailedError(
-          ctx.node,
+          inner.error?.code ?? 'subgraph-failed',
           `subgraph '${workflow.id}' failed at node '${inner.currentNode}': ${result.error?.message ?? inner.error?.message}`,
-          inner.error?.code ?? 'SUBGRAPH_FAILED',
+          { node: ctx.node },
         );
       }
       const update = output

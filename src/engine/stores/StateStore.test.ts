@@ -50,7 +50,7 @@ describe.each(stores)('%s', (_name, make) => {
   it('lets one runner hold the lock of an id at a time', async () => {
     const store = make();
     const release = await store.lock('wf');
-    await expect(store.lock('wf')).rejects.toSatisfy((e: unknown) => isEngineError(e, 'LOCKED'));
+    await expect(store.lock('wf')).rejects.toSatisfy((e: unknown) => isEngineError(e, 'locked'));
     const other = await store.lock('other');
     await release();
     await other();

@@ -96,7 +96,7 @@ describe('runWorkflow', () => {
     expect(result.outcome).toBe('failed');
     expect(result.error?.name).toBe('StepLimitError');
     expect(result.state).toMatchObject({ status: 'failed', steps: 25, currentNode: 'inc' });
-    expect(result.state.error?.code).toBe('STEP_LIMIT');
+    expect(result.state.error?.code).toBe('step-limit');
     expect(result.state.error?.message).toMatch(/step limit of 25/);
   });
 
@@ -106,7 +106,7 @@ describe('runWorkflow', () => {
       nodes: { a: FunctionNode({ run: () => ({}), then: () => 'b' }) },
     });
     const result = await runWorkflow(wf, { store: new MemoryStateStore() });
-    expect(result.state.error).toMatchObject({ code: 'INVALID_TRANSITION', node: 'a' });
+    expect(result.state.error).toMatchObject({ code: 'invalid-transition', node: 'a' });
     expect(result.state.error?.message).toMatch(/node 'a' returned "b"/);
   });
 
@@ -325,7 +325,7 @@ describe('SubgraphNode', () => {
     });
     const result = await runWorkflow(wf, { store: new MemoryStateStore() });
     expect(result.outcome).toBe('failed');
-    expect(result.state.error?.code).toBe('STEP_LIMIT');
+    expect(result.state.error?.code).toBe('step-limit');
     expect((result.state.inFlight.sub as WorkflowState).steps).toBe(9);
   });
 });

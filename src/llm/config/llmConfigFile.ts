@@ -52,7 +52,7 @@ export async function readLlmConfigFile(home: string): Promise<LlmConfigFile> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new LlmError('config_invalid', `cannot read ${path}: ${(error as Error).message}`, {
+    throw new LlmError('config-invalid', `cannot read ${path}: ${(error as Error).message}`, {
       cause: error,
     });
   }
@@ -64,12 +64,12 @@ export function parseLlmConfigFile(text: string, path = CONFIG_FILE_NAME): LlmCo
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new LlmError('config_invalid', `${path} is not valid JSON: ${(error as Error).message}`);
+    throw new LlmError('config-invalid', `${path} is not valid JSON: ${(error as Error).message}`);
   }
   const parsed = ConfigFileSchema.safeParse(json);
   if (!parsed.success) {
     throw new LlmError(
-      'config_invalid',
+      'config-invalid',
       `${path} is not a valid rvport configuration:\n${z.prettifyError(parsed.error)}`,
     );
   }

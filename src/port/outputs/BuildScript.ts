@@ -1,20 +1,19 @@
 import { posix } from 'node:path';
+import { RvportError, type RvportErrorOptions } from '../../errors/index.ts';
 import { allowedPlanEnv } from '../../plan/index.ts';
 import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
 import type { PlanPhase, PortState } from '../PortState.ts';
 import { splitDebianPatches } from '../patches/debianPatches.ts';
 import { buildToolsOf } from './buildTools.ts';
 
-export type BuildScriptErrorCode = 'BAD_PACKAGE' | 'BAD_PATCH_NAME' | 'BAD_DIR' | 'BAD_COMMAND';
+export type BuildScriptErrorCode = 'bad-package' | 'bad-patch-name' | 'bad-dir' | 'bad-command';
 
 /** A plan that cannot be written as a script without letting its data become shell code. */
-export class BuildScriptError extends Error {
+export class BuildScriptError extends RvportError {
   override readonly name = 'BuildScriptError';
-  constructor(
-    message: string,
-    readonly code: BuildScriptErrorCode,
-  ) {
-    super(message);
+  declare readonly code: BuildScriptErrorCode;
+  constructor(code: BuildScriptErrorCode, message: string, options?: RvportErrorOptions) {
+    super(code, message, options);
   }
 }
 
@@ -79,17 +78,17 @@ export function buildScriptOf(input: BuildScriptInput): BuildScript {
   const dir = posix.normalize(input.plan.dir || '.');
   if (dir.startsWith('/') || dir === '..' || dir.startsWith('../') || dir.includes('\0'))
     throw new BuildScriptError(
+      'bad-dir',
       `the build folder ${JSON.stringify(input.plan.dir)} is not inside the source`,
-      'BAD_DIR',
     );
   for (const p of input.plan.packages)
     if (!DEBIAN_PACKAGE_NAME.test(p))
-      throw new BuildScriptError(`${JSON.stringify(p)} is not a Debian package name`, 'BAD_PACKAGE');
+      throw new BuildScriptError('bad-package', `${JSON.stringify(p)} is not a Debian package name`);
   for (const p of input.patches)
     if (!PATCH_NAME.test(p.name))
       throw new BuildScriptError(
+        'bad-patch-name',
         `${JSON.stringify(p.name)} is not a patch file name rvport writes`,
-        'BAD_PATCH_NAME',
       );
   const phases = [
     ...input.plan.phases.filter((p) => BUILD_PHASES.has(p.name)),
@@ -98,7 +97,7 @@ export function buildScriptOf(input: BuildScriptInput): BuildScript {
     name: p.name,
     optional: p.optional === true,
     commands: p.commands.map((c) => {
-      if (c.includes('\0')) throw new BuildScriptError(`a ${p.name} command holds a NUL byte`, 'BAD_COMMAND');
+      if (c.includes('\0')) throw new BuildScriptError('bad-command', `a ${p.name} command holds a NUL byte`);
       return withScriptVariables(c);
     }),
   }));

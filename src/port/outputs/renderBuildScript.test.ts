@@ -85,14 +85,14 @@ describe('buildScriptOf', () => {
   it('refuses a package name outside Debian syntax, a patch name rvport never writes and a folder outside the source', () => {
     for (const bad of [`zlib$(touch ${canary})`, 'a', 'Zlib', '-o', 'zlib dev', 'x;y', 'x\ny'])
       expect(() => buildScriptOf(input({ plan: { ...input().plan, packages: [bad] } }))).toThrow(
-        expect.objectContaining({ code: 'BAD_PACKAGE' }),
+        expect.objectContaining({ code: 'bad-package' }),
       );
     expect(() => buildScriptOf(input({ patches: [{ name: '../x.patch' }] }))).toThrow(
-      expect.objectContaining({ code: 'BAD_PATCH_NAME' }),
+      expect.objectContaining({ code: 'bad-patch-name' }),
     );
     for (const dir of ['../up', '/etc', 'a/../../b'])
       expect(() => buildScriptOf(input({ plan: { ...input().plan, dir } }))).toThrow(
-        expect.objectContaining({ code: 'BAD_DIR' }),
+        expect.objectContaining({ code: 'bad-dir' }),
       );
   });
 

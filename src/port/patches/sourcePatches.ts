@@ -1,12 +1,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { RvportError, type RvportErrorOptions } from '../../errors/index.ts';
 import { guardDiffInTree } from '../../llm/index.ts';
 import { patchFileName, type SourcePatch } from '../../plan/index.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { commitTree, gitEnvironment, SAFE_GIT_CONFIG } from '../../sources/index.ts';
 
-export class PatchError extends Error {
+/** A patch that is refused or does not apply (one code: `patch-failed`). */
+export class PatchError extends RvportError {
   override readonly name = 'PatchError';
+  constructor(message: string, options?: RvportErrorOptions) {
+    super('patch-failed', message, options);
+  }
 }
 
 /**

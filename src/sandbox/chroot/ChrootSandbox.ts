@@ -10,7 +10,7 @@ import { type CgroupPlacement, createCgroupPlacement } from '../limits/cgroupLim
 import { resolveLimits } from '../limits/SandboxLimits.ts';
 import { watchDisk } from '../limits/watchDisk.ts';
 import { checkInstallRequest } from '../packages/checkInstallRequest.ts';
-import { DebDownloadError } from '../packages/downloadDebs.ts';
+import { isDebDownloadError } from '../packages/downloadDebs.ts';
 import { hostResolvedDebs } from '../packages/hostResolvedDebs.ts';
 import { APT_FRONTEND_DIR } from '../packages/nativeAptPaths.ts';
 import { downloadMirror } from '../packages/parseAptUris.ts';
@@ -55,7 +55,7 @@ const HOST_ENV: Readonly<Record<string, string>> = {
 /** What a 404 from the archive means for an instance, and the way to fresh lists. */
 const STALE_LISTS =
   "the image's package lists are older than the archive: provision the images again (rvport sandbox destroy, then rvport sandbox setup)";
-const isStale = (error: unknown) => error instanceof DebDownloadError && error.code === 'missing';
+const isStale = (error: unknown) => isDebDownloadError(error) && error.code === 'missing';
 
 /** Default retained output per stream. */
 export const DEFAULT_OUTPUT_CAP_BYTES = 256 * 1024;

@@ -58,11 +58,9 @@ export function enterProgram(binDir: string, env: NodeJS.ProcessEnv = process.en
   if (!existsSync(program)) {
     const compiler = staticCompiler(env);
     if (!compiler)
-      throw new SandboxError(
-        'host-not-ready',
-        'no C compiler for the sandbox entry program',
-        STATIC_COMPILER_HINT,
-      );
+      throw new SandboxError('host-not-ready', 'no C compiler for the sandbox entry program', {
+        fix: STATIC_COMPILER_HINT,
+      });
     mkdirSync(binDir, { recursive: true, mode: 0o755 });
     const temp = `${program}.${process.pid}.partial`;
     try {
@@ -77,7 +75,7 @@ export function enterProgram(binDir: string, env: NodeJS.ProcessEnv = process.en
       throw new SandboxError(
         'host-not-ready',
         `cannot compile the sandbox entry program: ${stderr?.split('\n')[0] ?? (error as Error).message}`,
-        STATIC_COMPILER_HINT,
+        { fix: STATIC_COMPILER_HINT },
       );
     }
   }

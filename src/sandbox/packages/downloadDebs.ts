@@ -2,20 +2,27 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isRvportErrorNamed, RvportError, type RvportErrorOptions } from '../../errors/index.ts';
 import type { AptDownload } from './parseAptUris.ts';
 
 /**
  * Why a download failed; `missing` (a 404) usually means the image's package lists are stale;
  * `refused` means the host would not fetch what the sandbox named (nothing was fetched).
  */
-export class DebDownloadError extends Error {
+export class DebDownloadError extends RvportError {
   override name = 'DebDownloadError';
+  declare readonly code: 'missing' | 'mismatch' | 'network' | 'refused';
   constructor(
-    readonly code: 'missing' | 'mismatch' | 'network' | 'refused',
+    code: 'missing' | 'mismatch' | 'network' | 'refused',
     message: string,
+    options?: RvportErrorOptions,
   ) {
-    super(message);
+    super(code, message, options);
   }
+}
+
+export function isDebDownloadError(error: unknown): error is DebDownloadError {
+  return isRvportErrorNamed(error, ['DebDownloadError']);
 }
 
 const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
@@ -81,7 +88,7 @@ async function fetchOne(
   } catch (error) {
     await file.close();
     await rm(temp, { force: true });
-    if (error instanceof DebDownloadError) throw error;
+    if (isDebDownloadError(error)) throw error;
     throw new DebDownloadError('network', `could not download ${d.uri}: ${(error as Error).message}`);
   }
   await file.close();

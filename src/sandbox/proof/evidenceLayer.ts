@@ -58,11 +58,9 @@ export async function ensureEvidenceLayer(
   const rules = renderRules({ samplePerMille, twinEnvironment: 'reversed' });
   const compiler = staticCompiler();
   if (!compiler)
-    throw new SandboxError(
-      'host-not-ready',
-      'no C compiler for the native-userland recorder',
-      STATIC_COMPILER_HINT,
-    );
+    throw new SandboxError('host-not-ready', 'no C compiler for the native-userland recorder', {
+      fix: STATIC_COMPILER_HINT,
+    });
   const key = `evidence-${createHash('sha256').update(`${EVIDENCE_LAYER_VERSION}\n${native.key}\n${compiler}\n${source}\n${rules}`).digest('hex').slice(0, 16)}`;
   const dir = paths.image(key);
   const existing = await readFile(join(dir, EVIDENCE_RECORD), 'utf8').catch(() => undefined);
@@ -96,7 +94,7 @@ export async function ensureEvidenceLayer(
     throw new SandboxError(
       'host-not-ready',
       `cannot compile the native-userland recorder: ${(error as Error).message.split('\n')[0]}`,
-      STATIC_COMPILER_HINT,
+      { fix: STATIC_COMPILER_HINT },
     );
   }
   await writeFile(join(tree, EVIDENCE_DIR, 'rules'), rules);

@@ -59,7 +59,7 @@ export async function ensureX86Rootfs(options: EnsureX86RootfsOptions = {}): Pro
           throw new SandboxError(
             'no-mirror',
             "no Debian mirror found in this machine's apt sources (/etc/apt)",
-            'rvport port … --mirror URL   (a Debian archive URL)',
+            { fix: 'rvport port … --mirror URL   (a Debian archive URL)' },
           );
         const cache = join(paths.debCache, `${suite}-amd64`);
         await mkdir(cache, { recursive: true });

@@ -44,11 +44,9 @@ export function provisionContext(
   const needMirror = () => {
     mirror ??= debianMirror() ?? undefined;
     if (!mirror) {
-      throw new SandboxError(
-        'no-mirror',
-        "no Debian mirror found in this machine's apt sources (/etc/apt)",
-        'rvport sandbox setup --mirror URL   (a Debian archive URL)',
-      );
+      throw new SandboxError('no-mirror', "no Debian mirror found in this machine's apt sources (/etc/apt)", {
+        fix: 'rvport sandbox setup --mirror URL   (a Debian archive URL)',
+      });
     }
     return mirror;
   };

@@ -9,7 +9,7 @@ import { SandboxError } from '../errors.ts';
 import { readFileOverRun, writeFileOverRun } from '../filesOverRun.ts';
 import { resolveLimits, type SandboxLimitOverrides } from '../limits/SandboxLimits.ts';
 import { checkInstallRequest } from '../packages/checkInstallRequest.ts';
-import { DebDownloadError } from '../packages/downloadDebs.ts';
+import { DebDownloadError, isDebDownloadError } from '../packages/downloadDebs.ts';
 import { hostResolvedDebs } from '../packages/hostResolvedDebs.ts';
 import { downloadMirror } from '../packages/parseAptUris.ts';
 import {
@@ -75,7 +75,7 @@ export interface SshSandboxInit {
 
 /** What to do about a refused or failed download on an SSH target. */
 function installHint(error: unknown): string {
-  if (!(error instanceof DebDownloadError)) return '';
+  if (!isDebDownloadError(error)) return '';
   if (error.code === 'missing')
     return "\nE: the target's package lists are older than the archive (apt-get update there)";
   if (error.code === 'refused')

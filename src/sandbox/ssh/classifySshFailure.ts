@@ -7,7 +7,9 @@ export function unknownHostKey(target: SshTarget): SandboxError {
   return new SandboxError(
     'host-key-unknown',
     `the host key of ${target.url} is not known to rvport; it was not asked for and nothing ran there`,
-    `rvport target add ${target.url} --host-key-fingerprint SHA256:…   (the fingerprint from the machine's owner: ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub)\nor, trusting whoever answers now: rvport target add ${target.url} --accept-new-host-key`,
+    {
+      fix: `rvport target add ${target.url} --host-key-fingerprint SHA256:…   (the fingerprint from the machine's owner: ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub)\nor, trusting whoever answers now: rvport target add ${target.url} --accept-new-host-key`,
+    },
   );
 }
 
@@ -22,7 +24,9 @@ export function classifySshFailure(target: SshTarget, exitCode: number, stderr: 
     return new SandboxError(
       'host-key-changed',
       `the host key of ${target.url} is not the one pinned for it: refused (it may be another machine, or the machine was reinstalled)`,
-      `check the new key with the machine's owner, then: rvport target add ${target.url} --host-key-fingerprint SHA256:…`,
+      {
+        fix: `check the new key with the machine's owner, then: rvport target add ${target.url} --host-key-fingerprint SHA256:…`,
+      },
     );
   }
   if (/Host key verification failed|No \S+ host key is known for|host key is known for/.test(stderr))
@@ -31,7 +35,9 @@ export function classifySshFailure(target: SshTarget, exitCode: number, stderr: 
     return new SandboxError(
       'target-unreachable',
       `${target.url} refused the key: ${printable(stderr.trim(), 400)}`,
-      `add rvport's public key to the remote user's ~/.ssh/authorized_keys (rvport target add prints it), or name a key with --identity`,
+      {
+        fix: `add rvport's public key to the remote user's ~/.ssh/authorized_keys (rvport target add prints it), or name a key with --identity`,
+      },
     );
   }
   if (

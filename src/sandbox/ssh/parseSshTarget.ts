@@ -23,11 +23,9 @@ const IPV6 = /^[0-9a-f:.]+$/i;
  */
 export function parseSshTarget(text: string): SshTarget {
   const bad = (why: string) =>
-    new SandboxError(
-      'bad-target',
-      `not an SSH target (${why}): ${JSON.stringify(text.slice(0, 200))}`,
-      'use ssh://user@host[:port]',
-    );
+    new SandboxError('bad-target', `not an SSH target (${why}): ${JSON.stringify(text.slice(0, 200))}`, {
+      fix: 'use ssh://user@host[:port]',
+    });
   const match = /^ssh:\/\/([^@/?#\s]+)@(\[[^\]/?#\s]+\]|[^:/?#\s[\]]+)(?::(\d{1,5}))?\/?$/.exec(text);
   if (!match) throw bad('expected ssh://user@host[:port]');
   const [, user = '', rawHost = '', rawPort] = match;

@@ -73,7 +73,7 @@ export async function resolveTarget(
     throw new SandboxError(
       'bad-target',
       `no target named ${JSON.stringify(text.slice(0, 100))} (a target is ssh://user@host[:port] or a name from rvport target add)`,
-      'rvport target add ssh://user@host[:port] --name NAME --host-key-fingerprint SHA256:…',
+      { fix: 'rvport target add ssh://user@host[:port] --name NAME --host-key-fingerprint SHA256:…' },
     );
   }
   return { target: parseSshTarget(record.url), record };

@@ -71,7 +71,7 @@ export function readSubordinateIds(
     throw new SandboxError(
       'host-not-ready',
       `${owner.name} has no range of ${NAMESPACE_ID_COUNT} subordinate ${uid ? 'group' : 'user'} ids in /etc/sub${uid ? 'gid' : 'uid'}: sandbox processes run as those ids, never as ${owner.name}`,
-      `${subordinateIdsFix(owner.name)}   (as root; the uidmap package provides newuidmap)`,
+      { fix: `${subordinateIdsFix(owner.name)}   (as root; the uidmap package provides newuidmap)` },
     );
   }
   return { uid, gid };

@@ -44,15 +44,15 @@ export async function extractDebFolder(
     first?.name === 'debian-binary' ? (await readArMember(deb, first, 64)).toString('latin1') : '';
   if (!/^2\.\d+\n/.test(format))
     throw new SourceError(
-      `${basename(deb)} is not a Debian binary package (no debian-binary 2.x first); refusing it`,
       'acquire',
+      `${basename(deb)} is not a Debian binary package (no debian-binary 2.x first); refusing it`,
     );
   const data = members.filter((m) => DATA_MEMBER.test(m.name));
   const [member] = data;
   if (!member || data.length > 1)
     throw new SourceError(
-      `${basename(deb)} has ${data.length === 0 ? 'no' : 'more than one'} data.tar member; refusing it`,
       'acquire',
+      `${basename(deb)} has ${data.length === 0 ? 'no' : 'more than one'} data.tar member; refusing it`,
     );
   const dir = join(scratch, 'deb-data');
   await rm(dir, { recursive: true, force: true });
@@ -65,8 +65,8 @@ export async function extractDebFolder(
   const picked = choice.pick(names);
   if (!picked)
     throw new SourceError(
-      `${basename(deb)} has no matching folder under /${parent} (it has ${names.length ? names.join(', ') : 'none'}); refusing it`,
       'acquire',
+      `${basename(deb)} has no matching folder under /${parent} (it has ${names.length ? names.join(', ') : 'none'}); refusing it`,
     );
   const root = `${parent}/${picked}`;
   await extractTarball(tarball, dest, scratch, { ...options, root });
@@ -85,8 +85,8 @@ async function foldersUnder(tarball: string, parent: string, options: ExtractOpt
       entries += 1;
       if (entries > maxEntries)
         throw new SourceError(
-          `${basename(tarball)} has more than ${maxEntries} entries; refusing it`,
           'archive-too-many-files',
+          `${basename(tarball)} has more than ${maxEntries} entries; refusing it`,
         );
       const path = normalizeEntryName(entry.name);
       if (!path.startsWith(prefix)) return;

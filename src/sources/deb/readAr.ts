@@ -25,7 +25,7 @@ export interface ArMember {
 }
 
 function bad(file: string, what: string): SourceError {
-  return new SourceError(`${basename(file)} is not a usable ar archive: ${what}`, 'acquire');
+  return new SourceError('acquire', `${basename(file)} is not a usable ar archive: ${what}`);
 }
 
 /** A member name as the common (System V / GNU) format stores it, without its trailing slash. */
@@ -34,8 +34,8 @@ function memberName(file: string, raw: Buffer): string {
   if (!/^[A-Za-z0-9._+~-]+$/.test(name) || name === '.' || name === '..') {
     // long-name tables (`//`, `#1/N`), symbol tables (`/`) and odd bytes: no .deb has them
     throw new SourceError(
-      `${basename(file)} has an ar member named ${JSON.stringify(raw.toString('latin1').trimEnd())}, which rvport does not read; refusing it`,
       'unsafe-entry',
+      `${basename(file)} has an ar member named ${JSON.stringify(raw.toString('latin1').trimEnd())}, which rvport does not read; refusing it`,
     );
   }
   return name;
@@ -69,8 +69,8 @@ export async function readArMembers(file: string, limits: Partial<ArLimits> = {}
       const name = memberName(file, header.subarray(0, 16));
       if (size > maxMemberBytes)
         throw new SourceError(
-          `${basename(file)}: ar member ${name} has ${size} bytes, more than the ${maxMemberBytes} allowed; refusing it`,
           'archive-too-large',
+          `${basename(file)}: ar member ${name} has ${size} bytes, more than the ${maxMemberBytes} allowed; refusing it`,
         );
       const offset = at + HEADER_BYTES;
       if (offset + size > fileSize) throw bad(file, `member ${name} runs past the end of the file`);
@@ -78,8 +78,8 @@ export async function readArMembers(file: string, limits: Partial<ArLimits> = {}
       members.push({ name, offset, size });
       if (members.length > maxMembers)
         throw new SourceError(
-          `${basename(file)} has more than ${maxMembers} ar members; refusing it`,
           'archive-too-many-files',
+          `${basename(file)} has more than ${maxMembers} ar members; refusing it`,
         );
       at = offset + size + (size % 2); // members start on even offsets
     }

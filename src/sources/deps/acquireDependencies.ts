@@ -44,8 +44,8 @@ export async function acquireDependencies(
     const sum = join(dir, 'go.sum');
     if (!existsSync(sum))
       throw new SourceError(
-        `${join(build.dir, 'go.mod')} has requirements but no go.sum: they cannot be checked`,
         'invalid',
+        `${join(build.dir, 'go.mod')} has requirements but no go.sum: they cannot be checked`,
       );
     const entries = parseGoSum(await readFile(sum, 'utf8'), join(build.dir, 'go.sum'));
     if (entries.length === 0) return null;
@@ -58,8 +58,8 @@ export async function acquireDependencies(
       const manifest = await readFile(join(dir, 'Cargo.toml'), 'utf8').catch(() => '');
       if (/^\[(build-|dev-)?dependencies\]\s*\n\s*[A-Za-z0-9_-]/m.test(manifest))
         throw new SourceError(
-          `${join(build.dir, 'Cargo.toml')} has dependencies but the tree has no Cargo.lock: the port needs one to check the crates it fetches`,
           'invalid',
+          `${join(build.dir, 'Cargo.toml')} has dependencies but the tree has no Cargo.lock: the port needs one to check the crates it fetches`,
         );
       return null;
     }

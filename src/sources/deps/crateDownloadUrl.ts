@@ -18,9 +18,9 @@ export function cratePrefix(name: string): string {
  * they come from a Cargo.lock.
  */
 export function crateDownloadUrl(dl: string, name: string, version: string, checksum: string): string {
-  if (!CRATE_NAME.test(name)) throw new SourceError(`not a crate name: ${JSON.stringify(name)}`, 'invalid');
+  if (!CRATE_NAME.test(name)) throw new SourceError('invalid', `not a crate name: ${JSON.stringify(name)}`);
   if (!CRATE_VERSION.test(version))
-    throw new SourceError(`not a crate version: ${JSON.stringify(`${name} ${version}`)}`, 'invalid');
+    throw new SourceError('invalid', `not a crate version: ${JSON.stringify(`${name} ${version}`)}`);
   const markers = ['{crate}', '{version}', '{prefix}', '{lowerprefix}', '{sha256-checksum}'];
   if (!markers.some((m) => dl.includes(m))) return `${dl.replace(/\/+$/, '')}/${name}/${version}/download`;
   return dl

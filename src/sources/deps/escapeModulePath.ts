@@ -16,13 +16,13 @@ const VERSION = /^v[0-9A-Za-z.+-]+$/;
  */
 export function escapeModulePath(path: string): string {
   if (!PATH.test(path) || path.split('/').some((p) => p === '.' || p === '..' || p.startsWith('.')))
-    throw new SourceError(`not a Go module path: ${JSON.stringify(path)}`, 'invalid');
+    throw new SourceError('invalid', `not a Go module path: ${JSON.stringify(path)}`);
   return path.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
 }
 
 /** A version, escaped the same way (versions may carry upper case in pre-release parts). */
 export function escapeModuleVersion(version: string): string {
   if (!VERSION.test(version) || version.includes('..'))
-    throw new SourceError(`not a Go module version: ${JSON.stringify(version)}`, 'invalid');
+    throw new SourceError('invalid', `not a Go module version: ${JSON.stringify(version)}`);
   return version.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
 }

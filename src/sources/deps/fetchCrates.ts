@@ -32,15 +32,15 @@ async function downloadBase(options: FetchCratesOptions): Promise<string> {
     options.registry.href.endsWith('/') ? options.registry : `${options.registry.href}/`,
   );
   const data = await fetchLimited(url.href, 64 * 1024, options.signal);
-  if (!data) throw new SourceError(`the crate registry has no config.json at ${url.href}`, 'acquire');
+  if (!data) throw new SourceError('acquire', `the crate registry has no config.json at ${url.href}`);
   let dl: unknown;
   try {
     dl = (JSON.parse(data.toString('utf8')) as { dl?: unknown }).dl;
   } catch {
-    throw new SourceError(`the crate registry's config.json is not JSON (${url.href})`, 'acquire');
+    throw new SourceError('acquire', `the crate registry's config.json is not JSON (${url.href})`);
   }
   if (typeof dl !== 'string')
-    throw new SourceError(`the crate registry's config.json names no dl`, 'acquire');
+    throw new SourceError('acquire', `the crate registry's config.json names no dl`);
   checkServiceUrl(dl.replace(/\{[a-z0-9-]+\}/g, 'x'), "the registry's dl");
   return dl;
 }
@@ -55,8 +55,8 @@ async function regularFiles(dir: string, what: string, prefix = ''): Promise<str
     else if (info.isFile()) out.push(rel);
     else
       throw new SourceError(
-        `${what}: refusing entry ${JSON.stringify(rel)}: not a regular file (a link?)`,
         'unsafe-entry',
+        `${what}: refusing entry ${JSON.stringify(rel)}: not a regular file (a link?)`,
       );
   }
   return out;
@@ -82,7 +82,7 @@ export async function fetchCrates(
   for (const crate of locked) {
     const label = `${crate.name} ${crate.version}`;
     if (!crate.checksum || !CHECKSUM.test(crate.checksum))
-      throw new SourceError(`Cargo.lock gives ${label} no sha256 checksum: it cannot be checked`, 'invalid');
+      throw new SourceError('invalid', `Cargo.lock gives ${label} no sha256 checksum: it cannot be checked`);
     dl ??= await downloadBase(options);
     const url = crateDownloadUrl(dl, crate.name, crate.version, crate.checksum);
     const folder = `${CRATES_FOLDER}/${crate.name}-${crate.version}`;
@@ -93,12 +93,12 @@ export async function fetchCrates(
     let suppliedBy: FetchedDependency['suppliedBy'] = 'store';
     if (known !== crate.checksum) {
       const data = await fetchLimited(url, MAX_CRATE_BYTES, options.signal);
-      if (!data) throw new SourceError(`the crate registry has no ${label}`, 'acquire');
+      if (!data) throw new SourceError('acquire', `the crate registry has no ${label}`);
       const hash = createHash('sha256').update(data).digest('hex');
       if (hash !== crate.checksum)
         throw new SourceError(
-          `${label} does not match Cargo.lock: the lock says sha256 ${crate.checksum}, the download is ${hash}; refusing it`,
           'hash-mismatch',
+          `${label} does not match Cargo.lock: the lock says sha256 ${crate.checksum}, the download is ${hash}; refusing it`,
         );
       await unpackCrate(data, crate, root, final);
       suppliedBy = 'registry';
@@ -131,7 +131,7 @@ async function unpackCrate(data: Buffer, crate: LockedCrate, root: string, final
       limits: { maxBytes: MAX_CRATE_UNPACKED_BYTES, maxEntries: MAX_CRATE_ENTRIES },
     });
     const files = await regularFiles(tree, what);
-    if (!files.includes('Cargo.toml')) throw new SourceError(`${what} has no Cargo.toml`, 'unsafe-entry');
+    if (!files.includes('Cargo.toml')) throw new SourceError('unsafe-entry', `${what} has no Cargo.toml`);
     const sums: Record<string, string> = {};
     for (const rel of files)
       sums[rel] = createHash('sha256')

@@ -23,8 +23,8 @@ export interface FetchGoOptions {
 
 function mismatch(what: string, expected: string, got: string): SourceError {
   return new SourceError(
-    `${what} does not match go.sum: go.sum says ${expected}, the download hashes to ${got}; refusing it`,
     'hash-mismatch',
+    `${what} does not match go.sum: go.sum says ${expected}, the download hashes to ${got}; refusing it`,
   );
 }
 
@@ -60,7 +60,7 @@ export async function fetchGoModules(
     let downloaded = false;
     const get = async (ext: string, max: number) => {
       const data = await fetchLimited(url(ext), max, options.signal);
-      if (!data) throw new SourceError(`the module proxy has no ${label} (${ext})`, 'acquire');
+      if (!data) throw new SourceError('acquire', `the module proxy has no ${label} (${ext})`);
       downloaded = true;
       return data;
     };

@@ -8,11 +8,11 @@ export function checkServiceUrl(raw: string, what: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new SourceError(`${what} is not a URL: ${JSON.stringify(raw)}`, 'invalid');
+    throw new SourceError('invalid', `${what} is not a URL: ${JSON.stringify(raw)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new SourceError(`${what} must be an http or https URL: ${raw}`, 'invalid');
-  if (url.username || url.password) throw new SourceError(`${what} must not carry credentials`, 'invalid');
+    throw new SourceError('invalid', `${what} must be an http or https URL: ${raw}`);
+  if (url.username || url.password) throw new SourceError('invalid', `${what} must not carry credentials`);
   return url;
 }
 
@@ -31,22 +31,22 @@ export async function fetchLimited(
   try {
     response = await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch (error) {
-    throw new SourceError(`cannot fetch ${url}: ${(error as Error).message}`, 'acquire');
+    throw new SourceError('acquire', `cannot fetch ${url}: ${(error as Error).message}`);
   }
   if (!/^https?:/.test(response.url || url))
-    throw new SourceError(`${url} redirected to ${response.url}`, 'acquire');
+    throw new SourceError('acquire', `${url} redirected to ${response.url}`);
   if (response.status === 404 || response.status === 410) {
     await response.body?.cancel();
     return null;
   }
   if (!response.ok) {
     await response.body?.cancel();
-    throw new SourceError(`cannot fetch ${url}: HTTP ${response.status}`, 'acquire');
+    throw new SourceError('acquire', `cannot fetch ${url}: HTTP ${response.status}`);
   }
   const declared = Number(response.headers.get('content-length') ?? '0');
   if (declared > maxBytes) {
     await response.body?.cancel();
-    throw new SourceError(`${url} is larger than ${maxBytes} bytes; refusing it`, 'archive-too-large');
+    throw new SourceError('archive-too-large', `${url} is larger than ${maxBytes} bytes; refusing it`);
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -54,7 +54,7 @@ export async function fetchLimited(
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
       size += chunk.length;
       if (size > maxBytes)
-        throw new SourceError(`${url} is larger than ${maxBytes} bytes; refusing it`, 'archive-too-large');
+        throw new SourceError('archive-too-large', `${url} is larger than ${maxBytes} bytes; refusing it`);
       chunks.push(Buffer.from(chunk));
     }
   }

@@ -16,7 +16,7 @@ export interface HashedFile {
 export function goDirHash(files: readonly HashedFile[]): string {
   const lines = files.map((f) => {
     if (f.name.includes('\n'))
-      throw new SourceError(`file name with a newline: ${JSON.stringify(f.name)}`, 'unsafe-entry');
+      throw new SourceError('unsafe-entry', `file name with a newline: ${JSON.stringify(f.name)}`);
     return `${createHash('sha256').update(f.data).digest('hex')}  ${f.name}\n`;
   });
   // Go sorts the names as byte strings; names are compared before formatting

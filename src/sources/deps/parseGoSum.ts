@@ -26,8 +26,8 @@ export function parseGoSum(text: string, file = 'go.sum'): GoSumEntry[] {
     const match = LINE.exec(line);
     if (!match)
       throw new SourceError(
-        `${file}:${i + 1}: not a go.sum line: ${JSON.stringify(line.slice(0, 200))}`,
         'invalid',
+        `${file}:${i + 1}: not a go.sum line: ${JSON.stringify(line.slice(0, 200))}`,
       );
     const [, module, version, isMod, hash] = match as unknown as [
       string,
@@ -40,7 +40,7 @@ export function parseGoSum(text: string, file = 'go.sum'): GoSumEntry[] {
     const entry = byKey.get(key) ?? { module, version };
     const field = isMod ? 'modHash' : 'zipHash';
     if (entry[field] && entry[field] !== hash)
-      throw new SourceError(`${file}:${i + 1}: two hashes for ${key}${isMod ? '/go.mod' : ''}`, 'invalid');
+      throw new SourceError('invalid', `${file}:${i + 1}: two hashes for ${key}${isMod ? '/go.mod' : ''}`);
     entry[field] = hash;
     byKey.set(key, entry);
   });

@@ -21,8 +21,8 @@ interface CentralEntry {
 
 function refuse(what: string, name: string, why: string): SourceError {
   return new SourceError(
-    `${what}: refusing entry ${JSON.stringify(name.slice(0, 300))}: ${why}`,
     'unsafe-entry',
+    `${what}: refusing entry ${JSON.stringify(name.slice(0, 300))}: ${why}`,
   );
 }
 
@@ -40,20 +40,20 @@ function centralDirectory(zip: Uint8Array, what: string): CentralEntry[] {
       break;
     }
   }
-  if (end < 0) throw new SourceError(`${what}: not a zip file`, 'unsafe-entry');
+  if (end < 0) throw new SourceError('unsafe-entry', `${what}: not a zip file`);
   const count = view.getUint16(end + 10, true);
   const size = view.getUint32(end + 12, true);
   const offset = view.getUint32(end + 16, true);
   if (count === 0xffff || size === 0xffffffff || offset === 0xffffffff)
-    throw new SourceError(`${what}: zip64 archives are not accepted`, 'unsafe-entry');
+    throw new SourceError('unsafe-entry', `${what}: zip64 archives are not accepted`);
   if (count > MAX_MODULE_ZIP_ENTRIES)
-    throw new SourceError(`${what}: more than ${MAX_MODULE_ZIP_ENTRIES} entries`, 'archive-too-many-files');
-  if (offset + size > end) throw new SourceError(`${what}: damaged zip directory`, 'unsafe-entry');
+    throw new SourceError('archive-too-many-files', `${what}: more than ${MAX_MODULE_ZIP_ENTRIES} entries`);
+  if (offset + size > end) throw new SourceError('unsafe-entry', `${what}: damaged zip directory`);
   const entries: CentralEntry[] = [];
   let at = offset;
   for (let n = 0; n < count; n++) {
     if (at + 46 > end || view.getUint32(at, true) !== CENTRAL)
-      throw new SourceError(`${what}: damaged zip directory`, 'unsafe-entry');
+      throw new SourceError('unsafe-entry', `${what}: damaged zip directory`);
     const madeBy = view.getUint16(at + 4, true) >> 8;
     const uncompressed = view.getUint32(at + 24, true);
     const nameLength = view.getUint16(at + 28, true);
@@ -100,20 +100,20 @@ export function readGoModuleZip(zip: Uint8Array, module: string, version: string
     total += e.size;
     if (total > MAX_MODULE_ZIP_BYTES)
       throw new SourceError(
-        `${what}: unpacks to more than ${MAX_MODULE_ZIP_BYTES} bytes`,
         'archive-too-large',
+        `${what}: unpacks to more than ${MAX_MODULE_ZIP_BYTES} bytes`,
       );
   }
   let files: Record<string, Uint8Array>;
   try {
     files = unzipSync(zip);
   } catch (error) {
-    throw new SourceError(`${what}: cannot read the zip: ${(error as Error).message}`, 'unsafe-entry');
+    throw new SourceError('unsafe-entry', `${what}: cannot read the zip: ${(error as Error).message}`);
   }
   // the local headers must say what the directory said: nothing more, nothing else
   const declared = new Map(entries.map((e) => [e.name, e.size]));
   const names = Object.keys(files);
   if (names.length !== entries.length || names.some((n) => files[n]?.length !== declared.get(n)))
-    throw new SourceError(`${what}: the zip's entries differ from its directory`, 'unsafe-entry');
+    throw new SourceError('unsafe-entry', `${what}: the zip's entries differ from its directory`);
   return names.map((name) => ({ name, data: files[name] as Uint8Array }));
 }

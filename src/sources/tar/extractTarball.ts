@@ -56,7 +56,7 @@ type Node =
   | { kind: 'symlink'; target: string; mtime: number };
 
 function refuse(file: string, what: string): SourceError {
-  return new SourceError(`${what}; refusing ${basename(file)}`, 'unsafe-entry');
+  return new SourceError('unsafe-entry', `${what}; refusing ${basename(file)}`);
 }
 
 /**
@@ -81,7 +81,7 @@ export async function extractTarball(
     // a name too long for this file system and the like: a clear refusal, not a crash
     const code = (error as NodeJS.ErrnoException).code;
     if (error instanceof Error && !isSourceError(error) && typeof code === 'string' && code.startsWith('E'))
-      throw new SourceError(`cannot unpack ${basename(file)}: ${error.message}`, 'acquire');
+      throw new SourceError('acquire', `cannot unpack ${basename(file)}: ${error.message}`);
     throw error;
   }
 }
@@ -119,8 +119,8 @@ async function unpackInto(
     bytes += n;
     if (bytes > limits.maxBytes) {
       throw new SourceError(
-        `tarball ${basename(file)} unpacks to more than ${limits.maxBytes} bytes (at ${JSON.stringify(name)}); refusing it`,
         'archive-too-large',
+        `tarball ${basename(file)} unpacks to more than ${limits.maxBytes} bytes (at ${JSON.stringify(name)}); refusing it`,
       );
     }
   };
@@ -153,8 +153,8 @@ async function unpackInto(
     entries += 1;
     if (entries > limits.maxEntries) {
       throw new SourceError(
-        `tarball ${basename(file)} has more than ${limits.maxEntries} entries; refusing it`,
         'archive-too-many-files',
+        `tarball ${basename(file)} has more than ${limits.maxEntries} entries; refusing it`,
       );
     }
     const why = unsafeEntryReason(entry.name);
@@ -241,14 +241,14 @@ async function unpackInto(
     await input.finished().catch(() => {});
     await Promise.allSettled(writes); // nothing may still write when the caller removes the folder
     throw signal.aborted && !options.signal?.aborted
-      ? new SourceError(`unpacking ${basename(file)} took longer than ${TAR_TIMEOUT_MS / 1000} s`, 'acquire')
+      ? new SourceError('acquire', `unpacking ${basename(file)} took longer than ${TAR_TIMEOUT_MS / 1000} s`)
       : error;
   }
   input.close();
   await input.finished();
   if (root && nodes.get(root)?.kind !== 'directory')
-    throw new SourceError(`${basename(file)} has no folder ${root}; refusing it`, 'acquire');
-  if (nodes.size === 0) throw new SourceError(`${basename(file)} is an empty tarball`);
+    throw new SourceError('acquire', `${basename(file)} has no folder ${root}; refusing it`);
+  if (nodes.size === 0) throw new SourceError('invalid', `${basename(file)} is an empty tarball`);
 
   const tops = new Set([...nodes.keys()].map((p) => p.split('/')[0]));
   const [only] = tops;

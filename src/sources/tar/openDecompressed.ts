@@ -67,8 +67,8 @@ export async function openDecompressed(file: string, signal?: AbortSignal): Prom
     child.on('error', (error) =>
       reject(
         new SourceError(
-          `cannot decompress ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? `${program} is not installed` : error.message}`,
           'acquire',
+          `cannot decompress ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? `${program} is not installed` : error.message}`,
         ),
       ),
     );
@@ -77,8 +77,8 @@ export async function openDecompressed(file: string, signal?: AbortSignal): Prom
       else
         reject(
           new SourceError(
-            `cannot read tarball: ${program} failed: ${stderr.trim().split('\n').slice(-2).join(' / ') || `exit ${code}`}`,
             'acquire',
+            `cannot read tarball: ${program} failed: ${stderr.trim().split('\n').slice(-2).join(' / ') || `exit ${code}`}`,
           ),
         );
     });

@@ -75,7 +75,7 @@ class ChunkReader {
 }
 
 function truncated(): SourceError {
-  return new SourceError('cannot read tarball: it ends in the middle of an entry', 'acquire');
+  return new SourceError('acquire', 'cannot read tarball: it ends in the middle of an entry');
 }
 
 function text(block: Buffer, start: number, length: number): Buffer {
@@ -90,13 +90,13 @@ export function parseNumber(field: Buffer): number {
   if (first & 0x80) {
     let value = first & 0x7f;
     for (const byte of field.subarray(1)) value = value * 256 + byte;
-    if (first & 0x40) throw new SourceError('cannot read tarball: negative number in a header', 'acquire');
+    if (first & 0x40) throw new SourceError('acquire', 'cannot read tarball: negative number in a header');
     return value;
   }
   const digits = field.toString('latin1').replace(/\0.*$/s, '').trim();
   if (digits === '') return 0;
   if (!/^[0-7]+$/.test(digits)) {
-    throw new SourceError(`cannot read tarball: bad number ${JSON.stringify(digits)} in a header`, 'acquire');
+    throw new SourceError('acquire', `cannot read tarball: bad number ${JSON.stringify(digits)} in a header`);
   }
   return Number.parseInt(digits, 8);
 }
@@ -123,8 +123,8 @@ function decodeName(raw: Buffer, what: string): string {
   const name = raw.toString('utf8');
   if (!Buffer.from(name, 'utf8').equals(raw)) {
     throw new SourceError(
-      `tarball ${what} ${JSON.stringify(raw.toString('latin1'))} is not valid UTF-8; refusing the tarball`,
       'unsafe-entry',
+      `tarball ${what} ${JSON.stringify(raw.toString('latin1'))} is not valid UTF-8; refusing the tarball`,
     );
   }
   return name;
@@ -139,7 +139,7 @@ export function parsePax(data: Buffer): Map<string, string> {
     if (space === -1) break;
     const length = Number.parseInt(data.subarray(at, space).toString('latin1'), 10);
     if (!Number.isInteger(length) || length <= space - at || at + length > data.length) {
-      throw new SourceError('cannot read tarball: malformed pax header', 'acquire');
+      throw new SourceError('acquire', 'cannot read tarball: malformed pax header');
     }
     const record = data.subarray(space + 1, at + length - 1);
     const equals = record.indexOf(0x3d);
@@ -186,8 +186,8 @@ export async function readTar(
       if (block.every((b) => b === 0)) return;
       if (!checksumOk(block)) {
         throw new SourceError(
-          'cannot read tarball: a header checksum is wrong (not a tar archive?)',
           'acquire',
+          'cannot read tarball: a header checksum is wrong (not a tar archive?)',
         );
       }
       const typeflag = String.fromCharCode(block[156] ?? 0);
@@ -196,8 +196,8 @@ export async function readTar(
       if (typeflag === 'x' || typeflag === 'g' || typeflag === 'L' || typeflag === 'K') {
         if (size > MAX_TAR_METADATA_BYTES) {
           throw new SourceError(
-            `tarball metadata of ${size} bytes is larger than allowed; refusing`,
             'unsafe-entry',
+            `tarball metadata of ${size} bytes is larger than allowed; refusing`,
           );
         }
         const data = (await reader.read(padded)).subarray(0, size);
@@ -210,8 +210,8 @@ export async function readTar(
       }
       if ([...pax.keys()].some((k) => k.startsWith('GNU.sparse'))) {
         throw new SourceError(
-          'tarball holds a sparse file, which rvport does not unpack; refusing',
           'unsafe-entry',
+          'tarball holds a sparse file, which rvport does not unpack; refusing',
         );
       }
       const magic = block.subarray(257, 263).toString('latin1');
@@ -220,7 +220,7 @@ export async function readTar(
       const joined = prefix.length > 0 ? Buffer.concat([prefix, Buffer.from('/'), shortName]) : shortName;
       const entrySize = pax.has('size') ? Number(pax.get('size')) : size;
       if (!Number.isSafeInteger(entrySize) || entrySize < 0) {
-        throw new SourceError('cannot read tarball: bad size in a pax header', 'acquire');
+        throw new SourceError('acquire', 'cannot read tarball: bad size in a pax header');
       }
       const entry: TarEntry = {
         name: pax.get('path') ?? longName ?? decodeName(joined, 'entry name'),

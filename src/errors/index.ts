@@ -1,0 +1,1 @@
+export { isRvportError, isRvportErrorNamed, RvportError, type RvportErrorOptions } from './RvportError.ts';
