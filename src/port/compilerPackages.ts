@@ -1,5 +1,5 @@
 import type { ExtraLanguage, LanguageUse } from '../analysis/index.ts';
-import { scriptedOf } from './nodes/scriptedAnalysis.ts';
+import { scriptedOf } from './graph/nodes/scriptedAnalysis.ts';
 import type { PortState } from './PortState.ts';
 
 /** The Debian package that brings each language's front end to the riscv64 gcc. */

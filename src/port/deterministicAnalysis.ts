@@ -1,4 +1,4 @@
-import { scriptedOf } from './nodes/scriptedAnalysis.ts';
+import { scriptedOf } from './graph/nodes/scriptedAnalysis.ts';
 import type { PackageAnalysis, PortState } from './PortState.ts';
 
 /** The package analysis from the scripted analysis alone (no LLM): the analyst's fallback. */

@@ -1,5 +1,5 @@
 import type { HeuristicContext } from '../heuristics/index.ts';
-import { scriptedOf } from './nodes/scriptedAnalysis.ts';
+import { scriptedOf } from './graph/nodes/scriptedAnalysis.ts';
 import type { PortState } from './PortState.ts';
 
 /** What the heuristics know of the port, as values: the source, its patches, the packaging, the analysis. */

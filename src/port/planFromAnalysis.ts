@@ -6,7 +6,7 @@ import { compilerPackages } from './compilerPackages.ts';
 import { debianCargoRegistry } from './debianCargoRegistry.ts';
 import { debianGoPath } from './debianGoPath.ts';
 import { fetchedCargoPrepare, fetchedGoPhases, packagesFetchedInstead } from './fetchedDependencyPlan.ts';
-import { type ScriptedAnalysis, scriptedOf } from './nodes/scriptedAnalysis.ts';
+import { type ScriptedAnalysis, scriptedOf } from './graph/nodes/scriptedAnalysis.ts';
 import type { BuildPlan, PortState } from './PortState.ts';
 
 /** Where the source tree is inside the sandbox; commands see it as $RVPORT_SRC. */

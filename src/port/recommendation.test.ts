@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Dependency } from '../analysis/dependencies/Dependency.ts';
-import { makeError } from './nodes/recordError.ts';
+import { makeError } from './graph/nodes/recordError.ts';
 import type { FixAttempt } from './PortState.ts';
 import { recommendation } from './recommendation.ts';
 import { portState } from './testing/portStateFixture.ts';

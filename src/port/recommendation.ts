@@ -9,7 +9,7 @@ import {
 } from '../heuristics/index.ts';
 import { emptySubmodules } from '../sources/index.ts';
 import { describeApiDrift } from './diagnosis/describeApiDrift.ts';
-import { scriptedOf } from './nodes/scriptedAnalysis.ts';
+import { scriptedOf } from './graph/nodes/scriptedAnalysis.ts';
 import type { ErrorRecord, PortState } from './PortState.ts';
 
 /** What the last error says is missing, in words, and its names for the package lookup. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeError } from './nodes/recordError.ts';
+import { makeError } from './graph/nodes/recordError.ts';
 import { portState } from './testing/portStateFixture.ts';
 import { userlandRefusal } from './userlandRefusal.ts';
 

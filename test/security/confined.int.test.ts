@@ -18,14 +18,14 @@ import { offeredConfigureSwitches } from '../../src/heuristics/configureSwitches
 import type { HeuristicContext } from '../../src/heuristics/RecoveryHeuristic.ts';
 import { findConfigHelpers } from '../../src/heuristics/refreshConfigGuess.ts';
 import { findBuildOutputs } from '../../src/port/findBuildOutputs.ts';
+import { finishNode } from '../../src/port/graph/nodes/finish.ts';
+import { makeError } from '../../src/port/graph/nodes/recordError.ts';
+import { verifyNode } from '../../src/port/graph/nodes/verify.ts';
 import { analystPrompt } from '../../src/port/llm/analystPrompt.ts';
 import { existingSourceDir } from '../../src/port/llm/existingSourceDir.ts';
 import { referencedExcerpts, referencedFiles } from '../../src/port/llm/failureContext.ts';
 import { describeFailure } from '../../src/port/llm/fixerPrompt.ts';
 import { scoutPrompt } from '../../src/port/llm/scoutPrompt.ts';
-import { finishNode } from '../../src/port/nodes/finish.ts';
-import { makeError } from '../../src/port/nodes/recordError.ts';
-import { verifyNode } from '../../src/port/nodes/verify.ts';
 import { normalizeAutotoolsTimestamps } from '../../src/port/normalizeTimestamps.ts';
 import { copyArtifactsOut } from '../../src/port/outputs/copyArtifactsOut.ts';
 import { writePortOutputs } from '../../src/port/outputs/writePortOutputs.ts';

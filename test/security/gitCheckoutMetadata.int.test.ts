@@ -11,7 +11,7 @@ import {
   heuristicContext,
   removeWorkspaces,
 } from '../../src/heuristics/testing/heuristicContext.ts';
-import { makeError } from '../../src/port/nodes/recordError.ts';
+import { makeError } from '../../src/port/graph/nodes/recordError.ts';
 import type { BuildPlan } from '../../src/port/PortState.ts';
 import { recommendation } from '../../src/port/recommendation.ts';
 import { portState } from '../../src/port/testing/portStateFixture.ts';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmClient, type LlmConfigFile, resolveLlmConfig } from '../../src/llm/index.ts';
-import { fixNode } from '../../src/port/nodes/fix.ts';
+import { fixNode } from '../../src/port/graph/nodes/fix.ts';
 import { renderReport } from '../../src/port/outputs/renderReport.ts';
 import type { BuildPlan, PortState } from '../../src/port/PortState.ts';
 import { applyPatches, PatchError } from '../../src/port/patches/sourcePatches.ts';

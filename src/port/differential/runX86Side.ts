@@ -8,7 +8,7 @@ import {
   readImageRecord,
   sandboxPaths,
 } from '../../sandbox/index.ts';
-import { BUILD_PHASES, freshSource, installPackages, runLogged } from '../nodes/buildSteps.ts';
+import { BUILD_PHASES, freshSource, installPackages, runLogged } from '../graph/nodes/buildSteps.ts';
 import type { PortServices } from '../PortServices.ts';
 import type { PortState } from '../PortState.ts';
 import { runPackageTests } from '../runPackageTests.ts';

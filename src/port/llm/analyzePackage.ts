@@ -1,8 +1,8 @@
 import type { LlmClient } from '../../llm/index.ts';
 import { deterministicAnalysis } from '../deterministicAnalysis.ts';
-import { PortNode } from '../nodeNames.ts';
-import { withAudit } from '../nodes/audit.ts';
-import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
+import { PortNode } from '../graph/nodeNames.ts';
+import { withAudit } from '../graph/nodes/audit.ts';
+import { scriptedOf } from '../graph/nodes/scriptedAnalysis.ts';
 import type { PortState } from '../PortState.ts';
 import {
   ANALYST_MAX_TOKENS,

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { AUTOCONF_MARKER } from '../../analysis/index.ts';
 import { readTextConfined, walkConfined } from '../../fs/index.ts';
 import type { ExcerptSource } from '../../llm/index.ts';
-import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
+import { scriptedOf } from '../graph/nodes/scriptedAnalysis.ts';
 import type { PortState } from '../PortState.ts';
 import { refusedNote, refusedReason } from './refusedNote.ts';
 

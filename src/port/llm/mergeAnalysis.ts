@@ -1,5 +1,5 @@
 import { reviewPackageNames } from '../../debian/reviewPackageNames.ts';
-import type { ScriptedAnalysis } from '../nodes/scriptedAnalysis.ts';
+import type { ScriptedAnalysis } from '../graph/nodes/scriptedAnalysis.ts';
 import type { PackageAnalysis } from '../PortState.ts';
 import type { PackageAnalysisAnswer } from './analystPrompt.ts';
 import { existingSourceDir } from './existingSourceDir.ts';

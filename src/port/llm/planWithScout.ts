@@ -1,9 +1,9 @@
 import { describeRecognized } from '../../analysis/index.ts';
 import { type LlmClient, ROLE_PROMPT_BUDGETS } from '../../llm/index.ts';
-import { PortNode } from '../nodeNames.ts';
-import { withAudit } from '../nodes/audit.ts';
-import { makeError, recordError } from '../nodes/recordError.ts';
-import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
+import { PortNode } from '../graph/nodeNames.ts';
+import { withAudit } from '../graph/nodes/audit.ts';
+import { makeError, recordError } from '../graph/nodes/recordError.ts';
+import { scriptedOf } from '../graph/nodes/scriptedAnalysis.ts';
 import type { BuildPlan, PortState } from '../PortState.ts';
 import { planFromAnalysis } from '../planFromAnalysis.ts';
 import { replanSignatureOf } from '../replanSignatures.ts';

@@ -1,5 +1,5 @@
 import { SEVERITY_RANK } from '../../analysis/index.ts';
-import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
+import { scriptedOf } from '../graph/nodes/scriptedAnalysis.ts';
 import type { ArchitectureFinding, PortState } from '../PortState.ts';
 
 /** Findings a prompt shows at most, most severe first. */

@@ -1,5 +1,5 @@
 import { DEBIAN_GOCODE } from '../debianGoPath.ts';
-import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
+import { scriptedOf } from '../graph/nodes/scriptedAnalysis.ts';
 import type { PortState } from '../PortState.ts';
 import { table } from './markdown.ts';
 import { renderFetchedDependencies } from './renderFetchedDependencies.ts';

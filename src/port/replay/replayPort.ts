@@ -32,7 +32,7 @@ import {
 } from '../../sources/index.ts';
 import { inspectFileIn } from '../../verify/index.ts';
 import { copyDependenciesIn } from '../copyDependenciesIn.ts';
-import { copySourceIn } from '../nodes/buildSteps.ts';
+import { copySourceIn } from '../graph/nodes/buildSteps.ts';
 import { DEBIAN_PACKAGE_NAME } from '../outputs/BuildScript.ts';
 import { MAX_ARTIFACT_BYTES } from '../outputs/copyArtifactsOut.ts';
 import { PORT_STATE_VERSION, type PortState, type ReplayRecord } from '../PortState.ts';

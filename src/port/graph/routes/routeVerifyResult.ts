@@ -1,0 +1,17 @@
+import { END } from '../../../engine/index.ts';
+import { attemptsExhausted } from '../../escalation.ts';
+import type { PortState } from '../../PortState.ts';
+import type { ErrorCategory } from '../../vocabulary.ts';
+import { BuildFixNode } from '../nodeNames.ts';
+
+/** Categories the fixer gets another go at after a fix was already tried. */
+const FIXER_CATEGORIES: ReadonlySet<ErrorCategory> = new Set(['LINKING', 'COMPILATION', 'ARCHITECTURE']);
+
+/** A verified build (or an escalation) leaves the loop; a wrong-architecture verdict goes to the fixer. */
+export function routeVerifyResult(state: PortState): string {
+  if (state.buildStatus === 'SUCCESS' || state.buildStatus === 'ESCALATED') return END;
+  if (attemptsExhausted(state)) return END;
+  const category = state.errors.at(-1)?.category;
+  if (state.fixAttempts.length > 0 && (category === undefined || !FIXER_CATEGORIES.has(category))) return END;
+  return BuildFixNode.fix;
+}
