@@ -1,5 +1,5 @@
 import { diagnosticLines, type ErrorLine, firstErrorLine } from './firstErrorLine.ts';
-import type { ErrorCategory, Severity } from './vocabulary.ts';
+import type { ErrorCategory, Severity } from './state/vocabulary.ts';
 
 interface CategoryRule {
   category: ErrorCategory;

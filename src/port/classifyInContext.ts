@@ -1,7 +1,7 @@
 import { describeSubmodule, missingSubmoduleIn } from '../heuristics/index.ts';
 import { severityOf } from './classifyError.ts';
-import type { ErrorRecord, PortState } from './PortState.ts';
-import { SANDBOX_LIMIT_CATEGORIES } from './vocabulary.ts';
+import type { ErrorRecord, PortState } from './state/PortState.ts';
+import { SANDBOX_LIMIT_CATEGORIES } from './state/vocabulary.ts';
 
 const BARE_METAL = 'the code is bare-metal (freestanding, its own boot code) for another architecture';
 

@@ -1,6 +1,6 @@
 import type { ExtraLanguage, LanguageUse } from '../analysis/index.ts';
 import { scriptedOf } from './graph/nodes/scriptedAnalysis.ts';
-import type { PortState } from './PortState.ts';
+import type { PortState } from './state/PortState.ts';
 
 /** The Debian package that brings each language's front end to the riscv64 gcc. */
 const LANGUAGE_PACKAGES: Record<ExtraLanguage, string> = {

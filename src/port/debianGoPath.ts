@@ -2,7 +2,7 @@ import type { Dependency } from '../analysis/index.ts';
 import { goBuildCommands, goPackages } from '../analysis/index.ts';
 
 import { shellQuote } from '../process/shellQuote.ts';
-import type { PlanPhase } from './PortState.ts';
+import type { PlanPhase } from './state/PortState.ts';
 
 /**
  * The GOPATH workspace inside the sandbox, for its shell: in the sandbox's home, which lasts from

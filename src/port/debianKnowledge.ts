@@ -1,8 +1,8 @@
 import type { AcquiredSource } from '../sources/index.ts';
 import { crateSourceNote } from '../sources/index.ts';
-import type { DebianKnowledge } from './PortState.ts';
 import { debianPatches } from './patches/debianPatches.ts';
 import type { SourcePatch } from './patches/sourcePatches.ts';
+import type { DebianKnowledge } from './state/PortState.ts';
 
 /** A warning about Debian's packaging itself (missing or refused): the report's Debian section says it. */
 export function isPackagingWarning(warning: string): boolean {

@@ -7,7 +7,7 @@ import { parseBuildDepends } from '../debian/parseBuildDepends.ts';
 import { projectKey } from '../debian/projectKey.ts';
 import type { AcquiredSource } from '../sources/index.ts';
 import { PrivateApt } from '../sources/index.ts';
-import type { DebianKnowledge } from './PortState.ts';
+import type { DebianKnowledge } from './state/PortState.ts';
 
 export interface SourceIndexOptions {
   /** The private apt folder of Debian sources (`sourcesDir/.debian-apt`). */

@@ -1,5 +1,5 @@
 import { scriptedOf } from './graph/nodes/scriptedAnalysis.ts';
-import type { PackageAnalysis, PortState } from './PortState.ts';
+import type { PackageAnalysis, PortState } from './state/PortState.ts';
 
 /** The package analysis from the scripted analysis alone (no LLM): the analyst's fallback. */
 export function deterministicAnalysis(state: PortState): PackageAnalysis | null {

@@ -1,6 +1,6 @@
 import { crossCompiles, frontEndMissing } from './frontEndMissing.ts';
-import type { PortState } from './PortState.ts';
-import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from './vocabulary.ts';
+import type { PortState } from './state/PortState.ts';
+import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from './state/vocabulary.ts';
 
 /** Errors in a row with one signature that mean the port is going round in circles. */
 export const LOOP_LENGTH = 3;

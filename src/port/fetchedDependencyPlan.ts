@@ -4,7 +4,7 @@ import { SANDBOX_WORKSPACE } from '../sandbox/index.ts';
 import type { FetchedDependencies } from '../sources/index.ts';
 import { CRATES_FOLDER } from '../sources/index.ts';
 import { cargoSourceReplacement } from './cargoSourceReplacement.ts';
-import type { PlanPhase } from './PortState.ts';
+import type { PlanPhase } from './state/PortState.ts';
 
 /** Where a port's fetched dependencies are inside the sandbox (copied in with the source, read only by the build). */
 export const SANDBOX_DEPS = `${SANDBOX_WORKSPACE}/deps`;

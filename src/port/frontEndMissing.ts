@@ -1,5 +1,5 @@
 import type { TargetMode } from '../sandbox/index.ts';
-import type { ErrorRecord } from './PortState.ts';
+import type { ErrorRecord } from './state/PortState.ts';
 
 /**
  * gcc's words when a language's compiler proper is missing. The accelerated modes' x86_64 cross

@@ -1,6 +1,6 @@
 import type { HeuristicContext } from '../heuristics/index.ts';
 import { scriptedOf } from './graph/nodes/scriptedAnalysis.ts';
-import type { PortState } from './PortState.ts';
+import type { PortState } from './state/PortState.ts';
 
 /** What the heuristics know of the port, as values: the source, its patches, the packaging, the analysis. */
 export function heuristicFacts(

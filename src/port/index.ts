@@ -3,8 +3,8 @@
 // Inside: the graph (portGraph.ts, nodes/, routes/), its state (PortState.ts), the steps the
 // nodes take, the outputs it writes (outputs/), the replay (replay/). ARCHITECTURE.md draws it.
 export type { RequestedMode } from './chooseSandboxMode.ts';
-export type { AuditEvent, ErrorRecord, PortState } from './PortState.ts';
 export type { ProgressEvent } from './ProgressEvent.ts';
 export { isReplayError } from './replay/ReplayError.ts';
 export { replayPort } from './replay/replayPort.ts';
 export { DEFAULT_TEST_TIMEOUT_MS, type PortResult, runPort } from './runPort.ts';
+export type { AuditEvent, ErrorRecord, PortState } from './state/PortState.ts';

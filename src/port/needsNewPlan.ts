@@ -1,5 +1,5 @@
-import type { PortState } from './PortState.ts';
 import { replanSignatureOf } from './replanSignatures.ts';
+import type { PortState } from './state/PortState.ts';
 
 /**
  * A failure that a new plan, not a fix, should answer: a missing dependency or tool, or one of

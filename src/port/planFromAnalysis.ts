@@ -7,7 +7,7 @@ import { debianCargoRegistry } from './debianCargoRegistry.ts';
 import { debianGoPath } from './debianGoPath.ts';
 import { fetchedCargoPrepare, fetchedGoPhases, packagesFetchedInstead } from './fetchedDependencyPlan.ts';
 import { type ScriptedAnalysis, scriptedOf } from './graph/nodes/scriptedAnalysis.ts';
-import type { BuildPlan, PortState } from './PortState.ts';
+import type { BuildPlan, PortState } from './state/PortState.ts';
 
 /** Where the source tree is inside the sandbox; commands see it as $RVPORT_SRC. */
 export const SANDBOX_SRC = '/build/src';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Dependency } from '../analysis/dependencies/Dependency.ts';
 import { makeError } from './graph/nodes/recordError.ts';
-import type { FixAttempt } from './PortState.ts';
 import { recommendation } from './recommendation.ts';
+import type { FixAttempt } from './state/PortState.ts';
 import { portState } from './testing/portStateFixture.ts';
 
 /** Real outputs of failing builds (port fixtures and heuristic fixtures). */

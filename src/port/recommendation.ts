@@ -10,7 +10,7 @@ import {
 import { emptySubmodules } from '../sources/index.ts';
 import { describeApiDrift } from './diagnosis/describeApiDrift.ts';
 import { scriptedOf } from './graph/nodes/scriptedAnalysis.ts';
-import type { ErrorRecord, PortState } from './PortState.ts';
+import type { ErrorRecord, PortState } from './state/PortState.ts';
 
 /** What the last error says is missing, in words, and its names for the package lookup. */
 interface Missing {

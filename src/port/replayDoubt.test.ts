@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ExecutedCommand, FixAttempt } from './PortState.ts';
 import { replayDoubt } from './replayDoubt.ts';
+import type { ExecutedCommand, FixAttempt } from './state/PortState.ts';
 import { portState } from './testing/portStateFixture.ts';
 
 const ran = (attempt: number, origin: ExecutedCommand['origin'] = 'plan'): ExecutedCommand => ({

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BuildPlan } from './PortState.ts';
 import { runPackageTests } from './runPackageTests.ts';
+import type { BuildPlan } from './state/PortState.ts';
 import { FakeSandbox } from './testing/fakePortServices.ts';
 
 const plan: BuildPlan = {

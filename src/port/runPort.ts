@@ -30,10 +30,10 @@ import { openPortCheckpoint, type PortCheckpoint } from './openPortCheckpoint.ts
 import { writePortOutputs } from './outputs/writePortOutputs.ts';
 import type { PortRequest } from './PortRequest.ts';
 import { cacheHitResult, type PortResult, portResult } from './PortResult.ts';
-import { createPortState, type PortState } from './PortState.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 import { portSandbox } from './portSandbox.ts';
 import { runPortGraph } from './runPortGraph.ts';
+import { createPortState, type PortState } from './state/PortState.ts';
 
 export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS } from './createPortServices.ts';
 export type { PortRequest } from './PortRequest.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Sandbox, SandboxRunResult } from '../sandbox/Sandbox.ts';
-import type { ArtifactRecord } from './PortState.ts';
 import { smokeRunPrograms } from './smokeRunPrograms.ts';
+import type { ArtifactRecord } from './state/PortState.ts';
 
 const result = (exitCode: number, stdout = ''): SandboxRunResult => ({
   exitCode,

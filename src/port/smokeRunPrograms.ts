@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { Sandbox } from '../sandbox/index.ts';
-import type { ArtifactRecord, PortState } from './PortState.ts';
 import { artifactLocation, SANDBOX_DEST, SANDBOX_SRC } from './planFromAnalysis.ts';
+import type { ArtifactRecord, PortState } from './state/PortState.ts';
 
 /** Programs smoke-run after the build, at most. */
 export const MAX_SMOKE_PROGRAMS = 5;

@@ -1,5 +1,5 @@
 import { defineWorkflow } from '../../engine/index.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 import { BuildFixNode } from './nodeNames.ts';
 import { buildNode } from './nodes/build.ts';
 import { fixNode } from './nodes/fix.ts';

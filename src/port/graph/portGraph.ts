@@ -1,5 +1,5 @@
 import { defineWorkflow, SubgraphNode } from '../../engine/index.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 import { buildFixGraph } from './buildFixGraph.ts';
 import { PortNode } from './nodeNames.ts';
 import { analystNode } from './nodes/analyst.ts';

@@ -3,7 +3,7 @@ import { deterministicAnalysis } from '../deterministicAnalysis.ts';
 import { PortNode } from '../graph/nodeNames.ts';
 import { withAudit } from '../graph/nodes/audit.ts';
 import { scriptedOf } from '../graph/nodes/scriptedAnalysis.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 import {
   ANALYST_MAX_TOKENS,
   ANALYST_SCHEMA_NAME,

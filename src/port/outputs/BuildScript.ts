@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
 import { allowedPlanEnv } from '../../plan/index.ts';
 import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
-import type { PlanPhase, PortState } from '../PortState.ts';
 import { splitDebianPatches } from '../patches/debianPatches.ts';
+import type { PlanPhase, PortState } from '../state/PortState.ts';
 import { buildToolsOf } from './buildTools.ts';
 
 export type BuildScriptErrorCode = 'BAD_PACKAGE' | 'BAD_PATCH_NAME' | 'BAD_DIR' | 'BAD_COMMAND';

@@ -2,7 +2,7 @@ import type { Dependency } from '../../analysis/index.ts';
 import { DEBIAN_CARGO_REGISTRY } from '../../analysis/index.ts';
 import { debianCargoRegistry, SET_ASIDE_SUFFIX } from '../debianCargoRegistry.ts';
 import { scriptedOf } from '../graph/nodes/scriptedAnalysis.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 import { table } from './markdown.ts';
 import { renderFetchedDependencies } from './renderFetchedDependencies.ts';
 

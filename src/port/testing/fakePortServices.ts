@@ -11,7 +11,7 @@ import type {
   SandboxSnapshot,
 } from '../../sandbox/index.ts';
 import type { PortServices } from '../PortServices.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 
 /** What a scripted sandbox command answers: exit code and output. */
 export type FakeCommandResult = {

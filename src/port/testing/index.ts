@@ -3,5 +3,5 @@
 // cannot drift from it). Only testing/ folders and tests import it.
 export { exitLine } from '../graph/nodes/buildSteps.ts';
 export { writePortOutputs } from '../outputs/writePortOutputs.ts';
-export type { PortState } from '../PortState.ts';
+export type { PortState } from '../state/PortState.ts';
 export { anError, portState } from './portStateFixture.ts';

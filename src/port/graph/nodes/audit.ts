@@ -1,4 +1,4 @@
-import type { AuditEvent, PortState } from '../../PortState.ts';
+import type { AuditEvent, PortState } from '../../state/PortState.ts';
 
 /** Audit events kept in the state; older ones are dropped. */
 export const MAX_AUDIT = 200;

@@ -8,10 +8,10 @@ import { SANDBOX_WORKSPACE, type Sandbox, type SandboxRunResult } from '../../..
 import { copyDependenciesIn } from '../../copyDependenciesIn.ts';
 import { normalizeAutotoolsTimestamps } from '../../normalizeTimestamps.ts';
 import type { PortServices } from '../../PortServices.ts';
-import type { BuildPlan, ErrorRecord, ExecutedCommand, PortState } from '../../PortState.ts';
 import { splitDebianPatches } from '../../patches/debianPatches.ts';
 import { applyPatches } from '../../patches/sourcePatches.ts';
 import { planCommandContext } from '../../planFromAnalysis.ts';
+import type { BuildPlan, ErrorRecord, ExecutedCommand, PortState } from '../../state/PortState.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { makeError } from './recordError.ts';
 

@@ -1,7 +1,7 @@
 import { FunctionNode } from '../../../engine/index.ts';
 import type { RecipeEntry } from '../../../recipes/RecipeEntry.ts';
 import { portServices } from '../../PortServices.ts';
-import type { BuildPlan, PlanPhase, PortState } from '../../PortState.ts';
+import type { BuildPlan, PlanPhase, PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { routeCachedRecipeToNext } from '../routes/routeCachedRecipeToNext.ts';
 import { withAudit } from './audit.ts';

@@ -4,7 +4,7 @@ import type { DifferentialRecord } from '../../differential/DifferentialRecord.t
 import { pairHazardEvidence } from '../../differential/pairHazardEvidence.ts';
 import { runX86Side, type X86SideResult } from '../../differential/runX86Side.ts';
 import { portServices } from '../../PortServices.ts';
-import type { PortState } from '../../PortState.ts';
+import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { withAudit } from './audit.ts';
 import { updateCacheEntry } from './updateCacheEntry.ts';

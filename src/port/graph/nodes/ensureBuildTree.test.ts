@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NodeRunContext } from '../../../engine/types.ts';
-import type { BuildPlan, PortState } from '../../PortState.ts';
+import type { BuildPlan, PortState } from '../../state/PortState.ts';
 import { FakeSandbox, fakePortServices } from '../../testing/fakePortServices.ts';
 import { portState } from '../../testing/portStateFixture.ts';
 import { ensureBuildTree } from './ensureBuildTree.ts';

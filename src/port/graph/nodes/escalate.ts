@@ -2,7 +2,7 @@ import { END, FunctionNode } from '../../../engine/index.ts';
 import { systemApiDriftOf } from '../../diagnosis/systemApiDriftOf.ts';
 import { escalationReason } from '../../escalation.ts';
 import { portServices } from '../../PortServices.ts';
-import type { PortState } from '../../PortState.ts';
+import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { withAudit } from './audit.ts';
 

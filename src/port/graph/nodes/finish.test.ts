@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fewShotDir } from '../../llm/fewShotExample.ts';
-import type { BuildPlan } from '../../PortState.ts';
+import type { BuildPlan } from '../../state/PortState.ts';
 import { FakeSandbox, fakePortServices, runPortNode } from '../../testing/fakePortServices.ts';
 import { portState } from '../../testing/portStateFixture.ts';
 import { finishNode } from './finish.ts';

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LlmRequest } from '../../../llm/index.ts';
 import { fewShotPath, toFewShotExample } from '../../llm/fewShot.ts';
-import type { BuildPlan, PortState } from '../../PortState.ts';
+import type { BuildPlan, PortState } from '../../state/PortState.ts';
 import { type FakeLlmAnswer, fakeLlmClient } from '../../testing/fakeLlmClient.ts';
 import { FakeSandbox, fakePortServices, runPortNode } from '../../testing/fakePortServices.ts';
 import { anError, portState } from '../../testing/portStateFixture.ts';

@@ -1,7 +1,7 @@
 import { FunctionNode } from '../../../engine/index.ts';
 import { portServices } from '../../PortServices.ts';
-import type { BuildPlan, PortState } from '../../PortState.ts';
 import { planFromAnalysis } from '../../planFromAnalysis.ts';
+import type { BuildPlan, PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { routeHeuristicPlanToNext } from '../routes/routeHeuristicPlanToNext.ts';
 import { withAudit } from './audit.ts';

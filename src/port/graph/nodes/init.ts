@@ -14,8 +14,8 @@ import {
 import { debianKnowledge } from '../../debianKnowledge.ts';
 import { debianSourceHint } from '../../debianSourceHint.ts';
 import { type PortServices, portServices } from '../../PortServices.ts';
-import type { PortState } from '../../PortState.ts';
 import { sourceWarnings } from '../../sourceWarnings.ts';
+import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { routeInitToNext } from '../routes/routeInitToNext.ts';
 import { withAudit } from './audit.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BuildPlan, DebianKnowledge, PortState } from '../../PortState.ts';
+import type { BuildPlan, DebianKnowledge, PortState } from '../../state/PortState.ts';
 import { FakeSandbox, fakePortServices, runPortNode } from '../../testing/fakePortServices.ts';
 import { portState } from '../../testing/portStateFixture.ts';
 import { buildNode } from './build.ts';

@@ -4,7 +4,7 @@ import type { NodeRunContext } from '../../../engine/index.ts';
 import type { Sandbox, SandboxSnapshot } from '../../../sandbox/index.ts';
 import { installWhatInstalls } from '../../installWhatInstalls.ts';
 import { installableOf, type PortServices } from '../../PortServices.ts';
-import type { BuildPlan, DebianKnowledge, ExecutedCommand, PortState } from '../../PortState.ts';
+import type { BuildPlan, DebianKnowledge, ExecutedCommand, PortState } from '../../state/PortState.ts';
 import { exitLine } from './buildSteps.ts';
 
 export interface BuildDependsStep {

@@ -1,7 +1,13 @@
 import type { NodeRunContext } from '../../../engine/index.ts';
 import type { Sandbox } from '../../../sandbox/index.ts';
 import type { PortServices } from '../../PortServices.ts';
-import type { BuildPlan, DebianKnowledge, ErrorRecord, ExecutedCommand, PortState } from '../../PortState.ts';
+import type {
+  BuildPlan,
+  DebianKnowledge,
+  ErrorRecord,
+  ExecutedCommand,
+  PortState,
+} from '../../state/PortState.ts';
 import { installPackages } from './buildSteps.ts';
 import { installBuildDepends } from './installBuildDepends.ts';
 

@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import type { Sandbox } from '../../../sandbox/index.ts';
 import type { PortServices } from '../../PortServices.ts';
-import type { BuildPlan, FixAttempt, PortState } from '../../PortState.ts';
+import type { BuildPlan, FixAttempt, PortState } from '../../state/PortState.ts';
 
 export interface FixVerdict {
   /** What the state takes from the verdict (the trial ends; a rollback restores the patches). */

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { NodeRunContext, WorkflowState } from '../../../engine/types.ts';
 import { deterministicAnalysis } from '../../deterministicAnalysis.ts';
 import type { PortServices } from '../../PortServices.ts';
-import type { PortState } from '../../PortState.ts';
+import type { PortState } from '../../state/PortState.ts';
 import { type FakeLlmClient, fakeLlmClient } from '../../testing/fakeLlmClient.ts';
 import { portStateForTree } from '../../testing/treeState.ts';
 import { analystNode } from './analyst.ts';

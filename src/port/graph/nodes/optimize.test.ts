@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BuildPlan } from '../../PortState.ts';
+import type { BuildPlan } from '../../state/PortState.ts';
 import { FakeSandbox, fakePortServices, runPortNode } from '../../testing/fakePortServices.ts';
 import { portState } from '../../testing/portStateFixture.ts';
 import { optimizeNode } from './optimize.ts';

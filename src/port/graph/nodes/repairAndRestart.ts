@@ -4,8 +4,8 @@ import type { Sandbox } from '../../../sandbox/index.ts';
 import { findPackageFor } from '../../findPackageFor.ts';
 import { heuristicFacts } from '../../heuristicFacts.ts';
 import { installableOf, type PortServices } from '../../PortServices.ts';
-import type { BuildPlan, PortState } from '../../PortState.ts';
 import { SANDBOX_SRC } from '../../planFromAnalysis.ts';
+import type { BuildPlan, PortState } from '../../state/PortState.ts';
 import { freshSource } from './buildSteps.ts';
 import { repairWithHeuristics } from './repairWithHeuristics.ts';
 

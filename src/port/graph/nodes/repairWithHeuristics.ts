@@ -1,6 +1,6 @@
 import type { HeuristicContext, RecoveryHeuristic } from '../../../heuristics/index.ts';
 import { type HeuristicFiring, runHeuristics } from '../../../heuristics/index.ts';
-import type { ExecutedCommand, FixAttempt } from '../../PortState.ts';
+import type { ExecutedCommand, FixAttempt } from '../../state/PortState.ts';
 
 /**
  * The first heuristic that repairs the failure, or null. A heuristic that matched but could not

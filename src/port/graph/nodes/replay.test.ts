@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExecutedCommand } from '../../PortState.ts';
+import type { ExecutedCommand } from '../../state/PortState.ts';
 import { portState } from '../../testing/portStateFixture.ts';
 import { lastBuildMs, REPLAY_AUTO_MAX_BUILD_MS, replaySkipReason } from './replay.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { NodeRunContext } from '../../../engine/types.ts';
-import type { BuildPlan, ExecutedCommand } from '../../PortState.ts';
+import type { BuildPlan, ExecutedCommand } from '../../state/PortState.ts';
 import { type FakeCommandResult, FakeSandbox, fakePortServices } from '../../testing/fakePortServices.ts';
 import { runPlanPhases } from './runPlanPhases.ts';
 

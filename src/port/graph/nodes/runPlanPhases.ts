@@ -2,8 +2,8 @@ import type { NodeRunContext } from '../../../engine/index.ts';
 import type { FailedStep } from '../../../heuristics/index.ts';
 import type { Sandbox } from '../../../sandbox/index.ts';
 import type { PortServices } from '../../PortServices.ts';
-import type { BuildPlan, ExecutedCommand, PlanPhase } from '../../PortState.ts';
-import { type ErrorCategory, LIMIT_CATEGORY } from '../../vocabulary.ts';
+import type { BuildPlan, ExecutedCommand, PlanPhase } from '../../state/PortState.ts';
+import { type ErrorCategory, LIMIT_CATEGORY } from '../../state/vocabulary.ts';
 import { BUILD_PHASES, runLogged } from './buildSteps.ts';
 
 /** Bytes of a failed command's output the heuristics and the error record see. */

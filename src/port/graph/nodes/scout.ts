@@ -1,7 +1,7 @@
 import { FunctionNode } from '../../../engine/index.ts';
 import { planWithScout } from '../../llm/planWithScout.ts';
 import { installableOf, portServices } from '../../PortServices.ts';
-import type { PortState } from '../../PortState.ts';
+import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Analysis } from '../../../analysis/index.ts';
-import type { PortState } from '../../PortState.ts';
+import type { PortState } from '../../state/PortState.ts';
 
 /** The scripted analysis init stored (findings live in `state.findings`). */
 export type ScriptedAnalysis = Omit<Analysis, 'findings'>;

@@ -1,6 +1,6 @@
 import { FunctionNode } from '../../../engine/index.ts';
 import { portServices } from '../../PortServices.ts';
-import type { PortState } from '../../PortState.ts';
+import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { routeSupervisorToNext } from '../routes/routeSupervisorToNext.ts';
 import { withAudit } from './audit.ts';

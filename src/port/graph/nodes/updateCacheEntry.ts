@@ -2,7 +2,7 @@ import { RecipeCache } from '../../../recipes/RecipeCache.ts';
 import type { RecipeEntry } from '../../../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../../../recipes/recipeCacheDir.ts';
 import type { PortServices } from '../../PortServices.ts';
-import type { PortState } from '../../PortState.ts';
+import type { PortState } from '../../state/PortState.ts';
 
 /**
  * The nodes after finish add what they learnt to the cache entry finish wrote (same package,

@@ -1,4 +1,4 @@
-import type { PortState } from '../../PortState.ts';
+import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 
 /** A default plan goes to the supervisor; without one the scout plans. */

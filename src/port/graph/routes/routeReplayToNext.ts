@@ -1,5 +1,5 @@
 import { END } from '../../../engine/index.ts';
-import type { PortState } from '../../PortState.ts';
+import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 
 /** After the replay (the port's last step): performance mode, only when asked for (--optimize). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { END } from '../../../engine/END.ts';
-import type { BuildPlan, FixAttempt } from '../../PortState.ts';
+import type { BuildPlan, FixAttempt } from '../../state/PortState.ts';
 import { anError, portState, someAnalysis } from '../../testing/portStateFixture.ts';
 import { routeAnalystToNext } from './routeAnalystToNext.ts';
 import { routeBuildResult } from './routeBuildResult.ts';

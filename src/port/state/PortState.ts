@@ -1,12 +1,12 @@
-import type { Finding } from '../analysis/index.ts';
-import type { OptimizationReport } from '../optimize/OptimizationReport.ts';
-import type { BuildPlan, PlanPhase } from '../plan/index.ts';
-import type { TargetMode, UserlandEvidence } from '../sandbox/index.ts';
-import type { FetchedDependencies } from '../sources/index.ts';
-import { version } from '../version.ts';
-import type { SystemApiDrift } from './diagnosis/locateSystemApi.ts';
-import type { DifferentialRecord } from './differential/DifferentialRecord.ts';
-import type { TestCase } from './testResults/TestCase.ts';
+import type { Finding } from '../../analysis/index.ts';
+import type { OptimizationReport } from '../../optimize/OptimizationReport.ts';
+import type { BuildPlan, PlanPhase } from '../../plan/index.ts';
+import type { TargetMode, UserlandEvidence } from '../../sandbox/index.ts';
+import type { FetchedDependencies } from '../../sources/index.ts';
+import { version } from '../../version.ts';
+import type { SystemApiDrift } from '../diagnosis/locateSystemApi.ts';
+import type { DifferentialRecord } from '../differential/DifferentialRecord.ts';
+import type { TestCase } from '../testResults/TestCase.ts';
 import type { BuildStatus, ErrorCategory, Severity } from './vocabulary.ts';
 
 /** The format of a port's state; bumped when a field changes meaning. */
