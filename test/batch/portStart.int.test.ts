@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createInitialState } from '../../src/engine/state.ts';
-import { portRunId } from '../../src/port/portRunId.ts';
+import { portRunId } from '../../src/port/run/portRunId.ts';
 import { createPortState } from '../../src/port/state/PortState.ts';
 import { RecipeCache } from '../../src/recipes/RecipeCache.ts';
 import type { RecipeEntry } from '../../src/recipes/RecipeEntry.ts';

@@ -9,7 +9,7 @@ import {
   sandboxPaths,
 } from '../../sandbox/index.ts';
 import { BUILD_PHASES, freshSource, installPackages, runLogged } from '../graph/nodes/buildSteps.ts';
-import type { PortServices } from '../PortServices.ts';
+import type { PortServices } from '../run/PortServices.ts';
 import { runPackageTests } from '../runPackageTests.ts';
 import { smokePrograms, smokeRunPrograms } from '../smokeRunPrograms.ts';
 import type { PortState } from '../state/PortState.ts';

@@ -1,6 +1,6 @@
 import { FunctionNode } from '../../../engine/index.ts';
 import { analyzePackage } from '../../llm/analyzePackage.ts';
-import { installableOf, portServices } from '../../PortServices.ts';
+import { installableOf, portServices } from '../../run/PortServices.ts';
 import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { routeAnalystToNext } from '../routes/routeAnalystToNext.ts';

@@ -3,7 +3,7 @@ import type { HeuristicFiring } from '../../../heuristics/index.ts';
 import { classifyInContext } from '../../classifyInContext.ts';
 import { escalationReason } from '../../escalation.ts';
 import { crossCompiles, frontEndMissing } from '../../frontEndMissing.ts';
-import { portServices } from '../../PortServices.ts';
+import { portServices } from '../../run/PortServices.ts';
 import type { BuildPlan, ExecutedCommand, FixAttempt, PortState } from '../../state/PortState.ts';
 import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from '../../state/vocabulary.ts';
 import { BuildFixNode } from '../nodeNames.ts';

@@ -1,6 +1,6 @@
 import { FunctionNode } from '../../../engine/index.ts';
 import type { RecipeEntry } from '../../../recipes/RecipeEntry.ts';
-import { portServices } from '../../PortServices.ts';
+import { portServices } from '../../run/PortServices.ts';
 import type { BuildPlan, PlanPhase, PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { routeCachedRecipeToNext } from '../routes/routeCachedRecipeToNext.ts';

@@ -3,7 +3,7 @@ import { compareSmokeRuns, compareTestRuns, notInBoth } from '../../differential
 import type { DifferentialRecord } from '../../differential/DifferentialRecord.ts';
 import { pairHazardEvidence } from '../../differential/pairHazardEvidence.ts';
 import { runX86Side, type X86SideResult } from '../../differential/runX86Side.ts';
-import { portServices } from '../../PortServices.ts';
+import { portServices } from '../../run/PortServices.ts';
 import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { withAudit } from './audit.ts';

@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import type { NodeRunContext } from '../../../engine/index.ts';
 import type { Sandbox } from '../../../sandbox/index.ts';
-import type { PortServices } from '../../PortServices.ts';
+import type { PortServices } from '../../run/PortServices.ts';
 import type { PortState } from '../../state/PortState.ts';
 import { withAudit } from './audit.ts';
 import { freshSource, installPackages, rerunPlanPhases } from './buildSteps.ts';

@@ -1,7 +1,7 @@
 import { END, FunctionNode } from '../../../engine/index.ts';
 import { systemApiDriftOf } from '../../diagnosis/systemApiDriftOf.ts';
 import { escalationReason } from '../../escalation.ts';
-import { portServices } from '../../PortServices.ts';
+import { portServices } from '../../run/PortServices.ts';
 import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { withAudit } from './audit.ts';

@@ -14,7 +14,7 @@ import { copyArtifactsOut } from '../../outputs/copyArtifactsOut.ts';
 import { judgeDelivery } from '../../outputs/judgeDelivery.ts';
 import { renderRecipe } from '../../outputs/renderRecipe.ts';
 import { toRecipeEntry } from '../../outputs/toRecipeEntry.ts';
-import { type PortServices, portServices } from '../../PortServices.ts';
+import { type PortServices, portServices } from '../../run/PortServices.ts';
 import { runPackageTests } from '../../runPackageTests.ts';
 import { smokePrograms, smokeRunPrograms } from '../../smokeRunPrograms.ts';
 import type { PortState } from '../../state/PortState.ts';

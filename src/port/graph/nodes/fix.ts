@@ -6,8 +6,8 @@ import { lastCommandOutput, referencedExcerpts, referencedFiles } from '../../ll
 import { findFewShotExamples, renderFewShot } from '../../llm/fewShot.ts';
 import { costCapReason } from '../../llm/llmUsage.ts';
 import { type AcceptedFix, proposeFix } from '../../llm/proposeFix.ts';
-import { installableOf, portServices } from '../../PortServices.ts';
 import { patchFileName } from '../../patches/sourcePatches.ts';
+import { installableOf, portServices } from '../../run/PortServices.ts';
 import type { BuildPlan, FixAttempt, PlanPhase, PortState } from '../../state/PortState.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { routeFixResult } from '../routes/routeFixResult.ts';

@@ -1,6 +1,6 @@
 import { FunctionNode } from '../../../engine/index.ts';
-import { portServices } from '../../PortServices.ts';
 import { planFromAnalysis } from '../../planFromAnalysis.ts';
+import { portServices } from '../../run/PortServices.ts';
 import type { BuildPlan, PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { routeHeuristicPlanToNext } from '../routes/routeHeuristicPlanToNext.ts';

@@ -13,7 +13,7 @@ import {
 } from '../../../sources/index.ts';
 import { debianKnowledge } from '../../debianKnowledge.ts';
 import { debianSourceHint } from '../../debianSourceHint.ts';
-import { type PortServices, portServices } from '../../PortServices.ts';
+import { type PortServices, portServices } from '../../run/PortServices.ts';
 import { sourceWarnings } from '../../sourceWarnings.ts';
 import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';

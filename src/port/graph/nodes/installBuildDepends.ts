@@ -3,7 +3,7 @@ import { chooseBuildDepends } from '../../../debian/chooseBuildDepends.ts';
 import type { NodeRunContext } from '../../../engine/index.ts';
 import type { Sandbox, SandboxSnapshot } from '../../../sandbox/index.ts';
 import { installWhatInstalls } from '../../installWhatInstalls.ts';
-import { installableOf, type PortServices } from '../../PortServices.ts';
+import { installableOf, type PortServices } from '../../run/PortServices.ts';
 import type { BuildPlan, DebianKnowledge, ExecutedCommand, PortState } from '../../state/PortState.ts';
 import { exitLine } from './buildSteps.ts';
 

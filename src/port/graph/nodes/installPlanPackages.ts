@@ -1,6 +1,6 @@
 import type { NodeRunContext } from '../../../engine/index.ts';
 import type { Sandbox } from '../../../sandbox/index.ts';
-import type { PortServices } from '../../PortServices.ts';
+import type { PortServices } from '../../run/PortServices.ts';
 import type {
   BuildPlan,
   DebianKnowledge,

@@ -1,6 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import type { Sandbox } from '../../../sandbox/index.ts';
-import type { PortServices } from '../../PortServices.ts';
+import type { PortServices } from '../../run/PortServices.ts';
 import type { BuildPlan, FixAttempt, PortState } from '../../state/PortState.ts';
 
 export interface FixVerdict {

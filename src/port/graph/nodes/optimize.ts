@@ -9,8 +9,8 @@ import type { GatedArtifact, TuneWorkbench } from '../../../optimize/TuneWorkben
 import { hostQemuVersion } from '../../../probe/hostQemuVersion.ts';
 import { SANDBOX_WORKSPACE, type Sandbox } from '../../../sandbox/index.ts';
 import { withLlmUsage } from '../../llm/llmUsage.ts';
-import { type PortServices, portServices } from '../../PortServices.ts';
 import { artifactLocation, planCommandContext, SANDBOX_DEST, SANDBOX_SRC } from '../../planFromAnalysis.ts';
+import { type PortServices, portServices } from '../../run/PortServices.ts';
 import { runPackageTests } from '../../runPackageTests.ts';
 import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';

@@ -3,8 +3,8 @@ import type { FailedStep, HeuristicContext, HeuristicFiring } from '../../../heu
 import type { Sandbox } from '../../../sandbox/index.ts';
 import { findPackageFor } from '../../findPackageFor.ts';
 import { heuristicFacts } from '../../heuristicFacts.ts';
-import { installableOf, type PortServices } from '../../PortServices.ts';
 import { SANDBOX_SRC } from '../../planFromAnalysis.ts';
+import { installableOf, type PortServices } from '../../run/PortServices.ts';
 import type { BuildPlan, PortState } from '../../state/PortState.ts';
 import { freshSource } from './buildSteps.ts';
 import { repairWithHeuristics } from './repairWithHeuristics.ts';

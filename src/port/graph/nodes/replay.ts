@@ -1,8 +1,8 @@
 import { FunctionNode } from '../../../engine/index.ts';
 import { writePortOutputs } from '../../outputs/writePortOutputs.ts';
-import { portServices } from '../../PortServices.ts';
 import { replayPort } from '../../replay/replayPort.ts';
 import { replayDoubt } from '../../replayDoubt.ts';
+import { portServices } from '../../run/PortServices.ts';
 import type { PortState, ReplayRecord } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { routeReplayToNext } from '../routes/routeReplayToNext.ts';

@@ -1,7 +1,7 @@
 import type { NodeRunContext } from '../../../engine/index.ts';
 import type { FailedStep } from '../../../heuristics/index.ts';
 import type { Sandbox } from '../../../sandbox/index.ts';
-import type { PortServices } from '../../PortServices.ts';
+import type { PortServices } from '../../run/PortServices.ts';
 import type { BuildPlan, ExecutedCommand, PlanPhase } from '../../state/PortState.ts';
 import { type ErrorCategory, LIMIT_CATEGORY } from '../../state/vocabulary.ts';
 import { BUILD_PHASES, runLogged } from './buildSteps.ts';

@@ -1,5 +1,5 @@
 import { FunctionNode } from '../../../engine/index.ts';
-import { portServices } from '../../PortServices.ts';
+import { portServices } from '../../run/PortServices.ts';
 import type { PortState } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';
 import { routeSupervisorToNext } from '../routes/routeSupervisorToNext.ts';

@@ -1,7 +1,7 @@
 import { RecipeCache } from '../../../recipes/RecipeCache.ts';
 import type { RecipeEntry } from '../../../recipes/RecipeEntry.ts';
 import { recipeCacheDir } from '../../../recipes/recipeCacheDir.ts';
-import type { PortServices } from '../../PortServices.ts';
+import type { PortServices } from '../../run/PortServices.ts';
 import type { PortState } from '../../state/PortState.ts';
 
 /**

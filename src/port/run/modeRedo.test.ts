@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { frontEndMissing } from './frontEndMissing.ts';
-import { makeError } from './graph/nodes/recordError.ts';
+import { frontEndMissing } from '../frontEndMissing.ts';
+import { makeError } from '../graph/nodes/recordError.ts';
+import { portState } from '../testing/portStateFixture.ts';
 import { askedMode, modeRedo } from './modeRedo.ts';
-import { portState } from './testing/portStateFixture.ts';
 
 /** What gcc printed in an accelerated instance for an Objective-C file (the x86_64 cross gcc). */
 const CC1OBJ = [

@@ -1,4 +1,4 @@
-import type { SandboxMode, UserlandProof } from '../sandbox/index.ts';
+import type { SandboxMode, UserlandProof } from '../../sandbox/index.ts';
 
 /** `auto`: the fastest mode proven identical for the package. */
 export type RequestedMode = SandboxMode | 'auto';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { PORT_STATE_VERSION } from '../state/PortState.ts';
 import { staleCheckpoint } from './staleCheckpoint.ts';
-import { PORT_STATE_VERSION } from './state/PortState.ts';
 
 describe('staleCheckpoint', () => {
   it('resumes a checkpoint this rvport wrote, and one from before versions were recorded', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SourceSpec } from '../sources/index.ts';
+import type { SourceSpec } from '../../sources/index.ts';
 
 /**
  * The checkpoint id of a port: the package name for people reading `runs/`, and a hash of the

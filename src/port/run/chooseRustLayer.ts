@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomic } from '../fs/index.ts';
-import type { SandboxMode } from '../sandbox/index.ts';
+import { writeFileAtomic } from '../../fs/index.ts';
+import type { SandboxMode } from '../../sandbox/index.ts';
 
 /**
  * Whether a Cargo package's port with the x86_64 cargo and rustc (the Rust layer) produced the

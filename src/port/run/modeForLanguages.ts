@@ -1,5 +1,5 @@
-import type { ExtraLanguage } from '../analysis/index.ts';
-import { type LanguageUse, languagesNeeded } from '../analysis/index.ts';
+import type { ExtraLanguage } from '../../analysis/index.ts';
+import { type LanguageUse, languagesNeeded } from '../../analysis/index.ts';
 import type { ModeChoice, RequestedMode } from './chooseSandboxMode.ts';
 
 /** Debian's riscv64 packages with the compiler proper of each language, for the reason. */

@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { rvportHome } from '../config/rvportHome.ts';
-import { DEFAULT_DEBIAN_SUITE } from '../debian/debianMirror.ts';
-import type { EngineEvent } from '../engine/index.ts';
-import { resetWorkflow } from '../engine/index.ts';
-import { createLlmClient, type LlmClient, loadLlmConfig } from '../llm/index.ts';
-import { RecipeCache } from '../recipes/RecipeCache.ts';
-import type { RecipeEntry } from '../recipes/RecipeEntry.ts';
-import { recipeCacheDir } from '../recipes/recipeCacheDir.ts';
-import type { TargetMode } from '../sandbox/index.ts';
+import { rvportHome } from '../../config/rvportHome.ts';
+import { DEFAULT_DEBIAN_SUITE } from '../../debian/debianMirror.ts';
+import type { EngineEvent } from '../../engine/index.ts';
+import { resetWorkflow } from '../../engine/index.ts';
+import { createLlmClient, type LlmClient, loadLlmConfig } from '../../llm/index.ts';
+import { RecipeCache } from '../../recipes/RecipeCache.ts';
+import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
+import { recipeCacheDir } from '../../recipes/recipeCacheDir.ts';
+import type { TargetMode } from '../../sandbox/index.ts';
 import {
   DEFAULT_SAMPLE_PER_MILLE,
   imageKeys,
@@ -18,8 +18,10 @@ import {
   SandboxError,
   SSH_TARGET_IMAGE_ID,
   userlandLayerKeys,
-} from '../sandbox/index.ts';
-import { localHeadCommit, parseSource, type SourceSpec } from '../sources/index.ts';
+} from '../../sandbox/index.ts';
+import { localHeadCommit, parseSource, type SourceSpec } from '../../sources/index.ts';
+import { writePortOutputs } from '../outputs/writePortOutputs.ts';
+import { createPortState, type PortState } from '../state/PortState.ts';
 import { checkCachedSource } from './cachedSourceCheck.ts';
 import { chooseSandboxMode } from './chooseSandboxMode.ts';
 import { configuredDependencySources } from './configuredDependencySources.ts';
@@ -27,13 +29,11 @@ import { createPortServices } from './createPortServices.ts';
 import { ensureSandboxImages } from './ensureSandboxImages.ts';
 import { askedMode, modeRedo } from './modeRedo.ts';
 import { openPortCheckpoint, type PortCheckpoint } from './openPortCheckpoint.ts';
-import { writePortOutputs } from './outputs/writePortOutputs.ts';
 import type { PortRequest } from './PortRequest.ts';
 import { cacheHitResult, type PortResult, portResult } from './PortResult.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 import { portSandbox } from './portSandbox.ts';
 import { runPortGraph } from './runPortGraph.ts';
-import { createPortState, type PortState } from './state/PortState.ts';
 
 export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS } from './createPortServices.ts';
 export type { PortRequest } from './PortRequest.ts';

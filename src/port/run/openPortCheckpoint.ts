@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import type { WorkflowState } from '../engine/index.ts';
-import { FileStateStore, resetWorkflow } from '../engine/index.ts';
-import type { SourceSpec } from '../sources/index.ts';
+import type { WorkflowState } from '../../engine/index.ts';
+import { FileStateStore, resetWorkflow } from '../../engine/index.ts';
+import type { SourceSpec } from '../../sources/index.ts';
+import type { PortState } from '../state/PortState.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 import { portRunId } from './portRunId.ts';
 import { staleCheckpoint } from './staleCheckpoint.ts';
-import type { PortState } from './state/PortState.ts';
 
 /** The checkpoint of one package's port, as `runPort` finds it before anything else runs. */
 export interface PortCheckpoint {

@@ -1,5 +1,5 @@
-import { isConfinedPathError, readFileConfined, walkConfined } from '../fs/index.ts';
-import { hasArMagic, readArArchive } from '../verify/index.ts';
+import { isConfinedPathError, readFileConfined, walkConfined } from '../../fs/index.ts';
+import { hasArMagic, readArArchive } from '../../verify/index.ts';
 
 export interface RustTargetComparison {
   identical: boolean;

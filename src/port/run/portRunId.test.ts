@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseSource } from '../sources/parseSource.ts';
+import { parseSource } from '../../sources/parseSource.ts';
 import { portRunId } from './portRunId.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rvport-run-id-'));

@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rvportHome } from '../config/rvportHome.ts';
-import type { SandboxMode, UserlandProof } from '../sandbox/index.ts';
+import { rvportHome } from '../../config/rvportHome.ts';
+import type { SandboxMode, UserlandProof } from '../../sandbox/index.ts';
 import {
   compareBuildTrees,
   DEFAULT_SUITE,
@@ -13,7 +13,7 @@ import {
   sandboxPaths,
   type TreeComparison,
   userlandLayerKeys,
-} from '../sandbox/index.ts';
+} from '../../sandbox/index.ts';
 import { runPort } from './runPort.ts';
 
 /**

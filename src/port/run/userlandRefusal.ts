@@ -1,5 +1,5 @@
-import type { ErrorRecord, PortState } from './state/PortState.ts';
-import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from './state/vocabulary.ts';
+import type { ErrorRecord, PortState } from '../state/PortState.ts';
+import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from '../state/vocabulary.ts';
 
 /**
  * Why a native-userland build on its own evidence is redone, or undefined when it stands: a

@@ -1,6 +1,6 @@
-import type { SandboxMode, TargetMode } from '../sandbox/index.ts';
+import type { SandboxMode, TargetMode } from '../../sandbox/index.ts';
+import { crossCompiles, frontEndMissing } from '../frontEndMissing.ts';
 import type { RequestedMode } from './chooseSandboxMode.ts';
-import { crossCompiles, frontEndMissing } from './frontEndMissing.ts';
 import type { PortRequest } from './PortRequest.ts';
 import { redoReason, userlandRefusal } from './userlandRefusal.ts';
 

@@ -1,5 +1,5 @@
-import type { ChrootSandbox, SandboxMode } from '../sandbox/index.ts';
-import { createSandbox } from '../sandbox/index.ts';
+import type { ChrootSandbox, SandboxMode } from '../../sandbox/index.ts';
+import { createSandbox } from '../../sandbox/index.ts';
 import type { SandboxProvider } from './PortServices.ts';
 
 /**

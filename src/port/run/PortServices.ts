@@ -1,9 +1,9 @@
-import type { ContentsLookup, LanguageUse } from '../analysis/index.ts';
-import type { DebianSourceIndex } from '../debian/DebianSourceIndex.ts';
-import type { RecoveryHeuristic } from '../heuristics/index.ts';
-import type { LlmClient } from '../llm/index.ts';
-import type { Sandbox, UserlandEvidence } from '../sandbox/index.ts';
-import type { AskedSource, DependencySources } from '../sources/index.ts';
+import type { ContentsLookup, LanguageUse } from '../../analysis/index.ts';
+import type { DebianSourceIndex } from '../../debian/DebianSourceIndex.ts';
+import type { RecoveryHeuristic } from '../../heuristics/index.ts';
+import type { LlmClient } from '../../llm/index.ts';
+import type { Sandbox, UserlandEvidence } from '../../sandbox/index.ts';
+import type { AskedSource, DependencySources } from '../../sources/index.ts';
 import type { ModeChoice } from './chooseSandboxMode.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 

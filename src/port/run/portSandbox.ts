@@ -1,4 +1,4 @@
-import type { ChrootSandbox, SandboxMode, TargetMode, UserlandProof } from '../sandbox/index.ts';
+import type { ChrootSandbox, SandboxMode, TargetMode, UserlandProof } from '../../sandbox/index.ts';
 import {
   canBuildRecorder,
   collectUserlandEvidence,
@@ -6,7 +6,7 @@ import {
   modeImageKey,
   type SandboxImages,
   userlandLayerKeys,
-} from '../sandbox/index.ts';
+} from '../../sandbox/index.ts';
 import { chooseRustLayer, loadRustProofs } from './chooseRustLayer.ts';
 import { chooseSandboxMode, type ModeChoice } from './chooseSandboxMode.ts';
 import { localSandboxProvider } from './localSandboxProvider.ts';

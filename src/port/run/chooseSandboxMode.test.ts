@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UserlandProof } from '../sandbox/proof/userlandProofs.ts';
+import type { UserlandProof } from '../../sandbox/proof/userlandProofs.ts';
 import { chooseSandboxMode } from './chooseSandboxMode.ts';
 
 const layers = { accelerated: 'accel-1', 'native-userland': 'native-1' };

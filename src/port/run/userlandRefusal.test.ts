@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeError } from './graph/nodes/recordError.ts';
-import { portState } from './testing/portStateFixture.ts';
+import { makeError } from '../graph/nodes/recordError.ts';
+import { portState } from '../testing/portStateFixture.ts';
 import { userlandRefusal } from './userlandRefusal.ts';
 
 const accepted = { accepted: true, reason: 'ok' } as const;

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import type { EngineEvent } from '../engine/index.ts';
-import { type RunResult, runWorkflow } from '../engine/index.ts';
-import { portGraph } from './graph/portGraph.ts';
+import type { EngineEvent } from '../../engine/index.ts';
+import { type RunResult, runWorkflow } from '../../engine/index.ts';
+import { portGraph } from '../graph/portGraph.ts';
+import type { PortState } from '../state/PortState.ts';
 import type { PortCheckpoint } from './openPortCheckpoint.ts';
 import type { PortServices } from './PortServices.ts';
-import type { PortState } from './state/PortState.ts';
 
 /** What a port's graph run gives back: the engine's outcome and the port state to write out. */
 export interface PortGraphRun {

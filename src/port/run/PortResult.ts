@@ -1,7 +1,7 @@
-import type { RunOutcome } from '../engine/index.ts';
-import type { RecipeEntry } from '../recipes/RecipeEntry.ts';
-import { type PortFiles, writeCacheHitOutputs } from './outputs/writePortOutputs.ts';
-import type { PortState } from './state/PortState.ts';
+import type { RunOutcome } from '../../engine/index.ts';
+import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
+import { type PortFiles, writeCacheHitOutputs } from '../outputs/writePortOutputs.ts';
+import type { PortState } from '../state/PortState.ts';
 
 export type PortResultKind = 'verified' | 'not_verified' | 'escalated' | 'interrupted' | 'package_failed';
 

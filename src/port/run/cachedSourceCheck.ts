@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { RecipeEntry } from '../recipes/RecipeEntry.ts';
-import type { FetchRules } from '../sources/index.ts';
-import { acquireSource, headTree, remoteHeadCommit, type SourceSpec } from '../sources/index.ts';
+import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
+import type { FetchRules } from '../../sources/index.ts';
+import { acquireSource, headTree, remoteHeadCommit, type SourceSpec } from '../../sources/index.ts';
 
 /** Whether a recipe-cache entry answers for the source as a port would build it now. */
 export type CachedSourceCheck =

@@ -1,5 +1,5 @@
-import { version } from '../version.ts';
-import { PORT_STATE_VERSION } from './state/PortState.ts';
+import { version } from '../../version.ts';
+import { PORT_STATE_VERSION } from '../state/PortState.ts';
 
 /**
  * Why an interrupted port's checkpoint must not be resumed by this rvport, or null when it may:

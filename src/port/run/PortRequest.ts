@@ -1,5 +1,5 @@
-import type { SandboxMode, UserlandEvidence, UserlandProofTable } from '../sandbox/index.ts';
-import type { SourceOrigin } from '../sources/index.ts';
+import type { SandboxMode, UserlandEvidence, UserlandProofTable } from '../../sandbox/index.ts';
+import type { SourceOrigin } from '../../sources/index.ts';
 import type { RequestedMode } from './chooseSandboxMode.ts';
 
 /** What one port is asked to do: the options of `rvport port` and of the callers that port. */

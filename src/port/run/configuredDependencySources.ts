@@ -1,5 +1,5 @@
-import type { DependencySources } from '../sources/index.ts';
-import { checkServiceUrl } from '../sources/index.ts';
+import type { DependencySources } from '../../sources/index.ts';
+import { checkServiceUrl } from '../../sources/index.ts';
 
 /**
  * The proxy and registry of the request, else of RVPORT_GOPROXY / RVPORT_CARGO_REGISTRY (rvport's

@@ -1,5 +1,5 @@
-import { PreflightError } from '../doctor/PreflightError.ts';
-import type { TargetMode } from '../sandbox/index.ts';
+import { PreflightError } from '../../doctor/PreflightError.ts';
+import type { TargetMode } from '../../sandbox/index.ts';
 import {
   findImages,
   imageKeys,
@@ -8,7 +8,7 @@ import {
   type SandboxImages,
   sandboxPaths,
   setupSandbox,
-} from '../sandbox/index.ts';
+} from '../../sandbox/index.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 
 /**
@@ -42,7 +42,7 @@ export async function ensureSandboxImages(options: {
     }[mode];
   if (ready) return images;
   // (Loaded only here: the checks bring the LLM and queue clients, which a cache hit never needs.)
-  const { doctorContext, portPreflight } = await import('../doctor/doctorChecks.ts');
+  const { doctorContext, portPreflight } = await import('../../doctor/doctorChecks.ts');
   const mirror = options.mirror ? { mirror: options.mirror } : {};
   const preflight = await portPreflight(doctorContext(options.env, { home, suite, ...mirror }), {
     needsMirror:

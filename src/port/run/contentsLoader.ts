@@ -1,5 +1,5 @@
-import { ContentsIndex, ensureContentsIndex } from '../analysis/index.ts';
-import { debianMirror } from '../debian/debianMirror.ts';
+import { ContentsIndex, ensureContentsIndex } from '../../analysis/index.ts';
+import { debianMirror } from '../../debian/debianMirror.ts';
 import { once } from './once.ts';
 import type { ProgressEvent } from './ProgressEvent.ts';
 

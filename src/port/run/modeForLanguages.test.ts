@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LanguageUse } from '../analysis/languagesTheBuildNames.ts';
+import type { LanguageUse } from '../../analysis/languagesTheBuildNames.ts';
 import { modeForLanguages } from './modeForLanguages.ts';
 
 const accelerated = { mode: 'accelerated' as const, reason: 'no proof' };

@@ -1,5 +1,5 @@
-import type { Sandbox, SandboxMode } from '../sandbox/index.ts';
-import { createSandbox, SSH_TARGET_IMAGE_ID } from '../sandbox/index.ts';
+import type { Sandbox, SandboxMode } from '../../sandbox/index.ts';
+import { createSandbox, SSH_TARGET_IMAGE_ID } from '../../sandbox/index.ts';
 import type { SandboxProvider } from './PortServices.ts';
 
 /**
