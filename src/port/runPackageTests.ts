@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describeSubmodule, missingSubmoduleIn } from '../heuristics/index.ts';
 import type { Sandbox } from '../sandbox/index.ts';
-import { parseTestSummary } from './parseTestSummary.ts';
 import { planCommandContext } from './planFromAnalysis.ts';
 import type { BuildPlan, PortState } from './state/PortState.ts';
 import { parseTestResults, type TestResultFile } from './testResults/parseTestResults.ts';
+import { parseTestSummary } from './testResults/parseTestSummary.ts';
 import type { TestCase } from './testResults/TestCase.ts';
 
 export type TestRunRecord = NonNullable<PortState['tests']>;

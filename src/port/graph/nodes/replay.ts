@@ -1,7 +1,7 @@
 import { FunctionNode } from '../../../engine/index.ts';
 import { writePortOutputs } from '../../outputs/writePortOutputs.ts';
+import { replayDoubt } from '../../replay/replayDoubt.ts';
 import { replayPort } from '../../replay/replayPort.ts';
-import { replayDoubt } from '../../replayDoubt.ts';
 import { portServices } from '../../run/PortServices.ts';
 import type { PortState, ReplayRecord } from '../../state/PortState.ts';
 import { PortNode } from '../nodeNames.ts';

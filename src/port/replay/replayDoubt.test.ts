@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ExecutedCommand, FixAttempt } from '../state/PortState.ts';
+import { portState } from '../testing/portStateFixture.ts';
 import { replayDoubt } from './replayDoubt.ts';
-import type { ExecutedCommand, FixAttempt } from './state/PortState.ts';
-import { portState } from './testing/portStateFixture.ts';
 
 const ran = (attempt: number, origin: ExecutedCommand['origin'] = 'plan'): ExecutedCommand => ({
   phase: 'build',

@@ -1,4 +1,4 @@
-import type { PortState } from './state/PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 
 /**
  * What GNU patch (build.sh's `patch -p1`) cannot do as `git apply` (the port's) does: binary
