@@ -12,8 +12,8 @@ import {
   removeWorkspaces,
 } from '../../src/heuristics/testing/heuristicContext.ts';
 import { makeError } from '../../src/port/graph/nodes/recordError.ts';
-import { recommendation } from '../../src/port/recommendation.ts';
 import type { BuildPlan } from '../../src/port/state/PortState.ts';
+import { recommendation } from '../../src/port/steps/recommendation.ts';
 import { portState } from '../../src/port/testing/portStateFixture.ts';
 
 afterEach(removeWorkspaces);

@@ -31,12 +31,12 @@ import {
   parseSource,
 } from '../../sources/index.ts';
 import { inspectFileIn } from '../../verify/index.ts';
-import { copyDependenciesIn } from '../copyDependenciesIn.ts';
 import { copySourceIn } from '../graph/nodes/buildSteps.ts';
 import { DEBIAN_PACKAGE_NAME } from '../outputs/BuildScript.ts';
 import { MAX_ARTIFACT_BYTES } from '../outputs/copyArtifactsOut.ts';
-import { artifactLocation, SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
 import { PORT_STATE_VERSION, type PortState, type ReplayRecord } from '../state/PortState.ts';
+import { copyDependenciesIn } from '../steps/copyDependenciesIn.ts';
+import { artifactLocation, SANDBOX_DEST, SANDBOX_SRC } from '../steps/planFromAnalysis.ts';
 import { type ArtifactComparison, artifactsMatch, compareArtifact } from './compareArtifacts.ts';
 import { ReplayError } from './ReplayError.ts';
 import { renderReplay } from './renderReplay.ts';

@@ -5,7 +5,7 @@ import type { LlmClient } from '../../llm/index.ts';
 import type { imageKeys } from '../../sandbox/index.ts';
 import { sandboxPaths } from '../../sandbox/index.ts';
 import type { DependencySources } from '../../sources/index.ts';
-import { loadSourceIndex } from '../debianSourceHint.ts';
+import { loadSourceIndex } from '../steps/debianSourceHint.ts';
 import { contentsLoader } from './contentsLoader.ts';
 import { once } from './once.ts';
 import type { PortRequest } from './PortRequest.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { frontEndMissing } from '../frontEndMissing.ts';
 import { makeError } from '../graph/nodes/recordError.ts';
+import { frontEndMissing } from '../steps/frontEndMissing.ts';
 import { portState } from '../testing/portStateFixture.ts';
 import { askedMode, modeRedo } from './modeRedo.ts';
 

@@ -1,5 +1,5 @@
 import type { SandboxMode, TargetMode } from '../../sandbox/index.ts';
-import { crossCompiles, frontEndMissing } from '../frontEndMissing.ts';
+import { crossCompiles, frontEndMissing } from '../steps/frontEndMissing.ts';
 import type { RequestedMode } from './chooseSandboxMode.ts';
 import type { PortRequest } from './PortRequest.ts';
 import { redoReason, userlandRefusal } from './userlandRefusal.ts';

@@ -1,4 +1,3 @@
-import { errorSignature } from '../errorSignature.ts';
 import {
   createPortState,
   type ErrorRecord,
@@ -6,6 +5,7 @@ import {
   type PortState,
 } from '../state/PortState.ts';
 import type { ErrorCategory } from '../state/vocabulary.ts';
+import { errorSignature } from '../steps/errorSignature.ts';
 
 /** A port state for tests, with a few overrides. */
 export function portState(overrides: Partial<PortState> = {}): PortState {

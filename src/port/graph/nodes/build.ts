@@ -1,11 +1,11 @@
 import { FunctionNode } from '../../../engine/index.ts';
 import type { HeuristicFiring } from '../../../heuristics/index.ts';
-import { classifyInContext } from '../../classifyInContext.ts';
-import { escalationReason } from '../../escalation.ts';
-import { crossCompiles, frontEndMissing } from '../../frontEndMissing.ts';
 import { portServices } from '../../run/PortServices.ts';
 import type { BuildPlan, ExecutedCommand, FixAttempt, PortState } from '../../state/PortState.ts';
 import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from '../../state/vocabulary.ts';
+import { classifyInContext } from '../../steps/classifyInContext.ts';
+import { escalationReason } from '../../steps/escalation.ts';
+import { crossCompiles, frontEndMissing } from '../../steps/frontEndMissing.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { routeBuildResult } from '../routes/routeBuildResult.ts';
 import { withAudit } from './audit.ts';

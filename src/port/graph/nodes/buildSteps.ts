@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import type { NodeRunContext } from '../../../engine/index.ts';
 import { runProcess } from '../../../process/runProcess.ts';
 import { SANDBOX_WORKSPACE, type Sandbox, type SandboxRunResult } from '../../../sandbox/index.ts';
-import { copyDependenciesIn } from '../../copyDependenciesIn.ts';
-import { normalizeAutotoolsTimestamps } from '../../normalizeTimestamps.ts';
 import { splitDebianPatches } from '../../patches/debianPatches.ts';
 import { applyPatches } from '../../patches/sourcePatches.ts';
-import { planCommandContext } from '../../planFromAnalysis.ts';
 import type { PortServices } from '../../run/PortServices.ts';
 import type { BuildPlan, ErrorRecord, ExecutedCommand, PortState } from '../../state/PortState.ts';
+import { copyDependenciesIn } from '../../steps/copyDependenciesIn.ts';
+import { normalizeAutotoolsTimestamps } from '../../steps/normalizeTimestamps.ts';
+import { planCommandContext } from '../../steps/planFromAnalysis.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 import { makeError } from './recordError.ts';
 

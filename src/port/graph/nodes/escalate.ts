@@ -1,8 +1,8 @@
 import { END, FunctionNode } from '../../../engine/index.ts';
 import { systemApiDriftOf } from '../../diagnosis/systemApiDriftOf.ts';
-import { escalationReason } from '../../escalation.ts';
 import { portServices } from '../../run/PortServices.ts';
 import type { PortState } from '../../state/PortState.ts';
+import { escalationReason } from '../../steps/escalation.ts';
 import { PortNode } from '../nodeNames.ts';
 import { withAudit } from './audit.ts';
 

@@ -1,7 +1,7 @@
 import { FunctionNode } from '../../../engine/index.ts';
-import { planFromAnalysis } from '../../planFromAnalysis.ts';
 import { portServices } from '../../run/PortServices.ts';
 import type { BuildPlan, PortState } from '../../state/PortState.ts';
+import { planFromAnalysis } from '../../steps/planFromAnalysis.ts';
 import { PortNode } from '../nodeNames.ts';
 import { routeHeuristicPlanToNext } from '../routes/routeHeuristicPlanToNext.ts';
 import { withAudit } from './audit.ts';

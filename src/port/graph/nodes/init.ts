@@ -11,11 +11,11 @@ import {
   isSourceError,
   parseSource,
 } from '../../../sources/index.ts';
-import { debianKnowledge } from '../../debianKnowledge.ts';
-import { debianSourceHint } from '../../debianSourceHint.ts';
 import { type PortServices, portServices } from '../../run/PortServices.ts';
-import { sourceWarnings } from '../../sourceWarnings.ts';
 import type { PortState } from '../../state/PortState.ts';
+import { debianKnowledge } from '../../steps/debianKnowledge.ts';
+import { debianSourceHint } from '../../steps/debianSourceHint.ts';
+import { sourceWarnings } from '../../steps/sourceWarnings.ts';
 import { PortNode } from '../nodeNames.ts';
 import { routeInitToNext } from '../routes/routeInitToNext.ts';
 import { withAudit } from './audit.ts';

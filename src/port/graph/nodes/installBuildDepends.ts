@@ -2,9 +2,9 @@ import { appendFile } from 'node:fs/promises';
 import { chooseBuildDepends } from '../../../debian/chooseBuildDepends.ts';
 import type { NodeRunContext } from '../../../engine/index.ts';
 import type { Sandbox, SandboxSnapshot } from '../../../sandbox/index.ts';
-import { installWhatInstalls } from '../../installWhatInstalls.ts';
 import { installableOf, type PortServices } from '../../run/PortServices.ts';
 import type { BuildPlan, DebianKnowledge, ExecutedCommand, PortState } from '../../state/PortState.ts';
+import { installWhatInstalls } from '../../steps/installWhatInstalls.ts';
 import { exitLine } from './buildSteps.ts';
 
 export interface BuildDependsStep {

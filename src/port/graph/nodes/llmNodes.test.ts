@@ -1,9 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NodeRunContext, WorkflowState } from '../../../engine/types.ts';
-import { deterministicAnalysis } from '../../deterministicAnalysis.ts';
 import type { PortServices } from '../../run/PortServices.ts';
 import type { PortState } from '../../state/PortState.ts';
+import { deterministicAnalysis } from '../../steps/deterministicAnalysis.ts';
 import { type FakeLlmClient, fakeLlmClient } from '../../testing/fakeLlmClient.ts';
 import { portStateForTree } from '../../testing/treeState.ts';
 import { analystNode } from './analyst.ts';

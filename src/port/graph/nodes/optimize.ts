@@ -9,10 +9,15 @@ import type { GatedArtifact, TuneWorkbench } from '../../../optimize/TuneWorkben
 import { hostQemuVersion } from '../../../probe/hostQemuVersion.ts';
 import { SANDBOX_WORKSPACE, type Sandbox } from '../../../sandbox/index.ts';
 import { withLlmUsage } from '../../llm/llmUsage.ts';
-import { artifactLocation, planCommandContext, SANDBOX_DEST, SANDBOX_SRC } from '../../planFromAnalysis.ts';
 import { type PortServices, portServices } from '../../run/PortServices.ts';
-import { runPackageTests } from '../../runPackageTests.ts';
 import type { PortState } from '../../state/PortState.ts';
+import {
+  artifactLocation,
+  planCommandContext,
+  SANDBOX_DEST,
+  SANDBOX_SRC,
+} from '../../steps/planFromAnalysis.ts';
+import { runPackageTests } from '../../steps/runPackageTests.ts';
 import { PortNode } from '../nodeNames.ts';
 import { withAudit } from './audit.ts';
 import { freshSource, rerunPlanPhases } from './buildSteps.ts';

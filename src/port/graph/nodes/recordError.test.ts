@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isErrorLoop } from '../../escalation.ts';
+import { isErrorLoop } from '../../steps/escalation.ts';
 import { portState } from '../../testing/portStateFixture.ts';
 import { makeError } from './recordError.ts';
 

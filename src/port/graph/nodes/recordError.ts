@@ -1,8 +1,8 @@
-import { classifyError, severityOf } from '../../classifyError.ts';
-import { errorSignature } from '../../errorSignature.ts';
-import { firstErrorLine } from '../../firstErrorLine.ts';
 import type { ErrorRecord, PortState } from '../../state/PortState.ts';
 import type { ErrorCategory } from '../../state/vocabulary.ts';
+import { classifyError, severityOf } from '../../steps/classifyError.ts';
+import { errorSignature } from '../../steps/errorSignature.ts';
+import { firstErrorLine } from '../../steps/firstErrorLine.ts';
 
 /** Lines of a failed command's output kept in an error record. */
 export const ERROR_TAIL_LINES = 40;

@@ -1,11 +1,11 @@
 import { appendFile } from 'node:fs/promises';
 import type { FailedStep, HeuristicContext, HeuristicFiring } from '../../../heuristics/index.ts';
 import type { Sandbox } from '../../../sandbox/index.ts';
-import { findPackageFor } from '../../findPackageFor.ts';
-import { heuristicFacts } from '../../heuristicFacts.ts';
-import { SANDBOX_SRC } from '../../planFromAnalysis.ts';
 import { installableOf, type PortServices } from '../../run/PortServices.ts';
 import type { BuildPlan, PortState } from '../../state/PortState.ts';
+import { findPackageFor } from '../../steps/findPackageFor.ts';
+import { heuristicFacts } from '../../steps/heuristicFacts.ts';
+import { SANDBOX_SRC } from '../../steps/planFromAnalysis.ts';
 import { freshSource } from './buildSteps.ts';
 import { repairWithHeuristics } from './repairWithHeuristics.ts';
 

@@ -1,6 +1,6 @@
 import { END } from '../../../engine/index.ts';
-import { attemptsExhausted } from '../../escalation.ts';
 import type { PortState } from '../../state/PortState.ts';
+import { attemptsExhausted } from '../../steps/escalation.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 
 /** A successful build is verified; a failed one goes to the fixer while attempts remain. */

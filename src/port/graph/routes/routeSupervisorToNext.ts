@@ -1,6 +1,6 @@
-import { attemptsExhausted, escalationReason, isErrorLoop } from '../../escalation.ts';
-import { needsNewPlan } from '../../needsNewPlan.ts';
 import type { PortState } from '../../state/PortState.ts';
+import { attemptsExhausted, escalationReason, isErrorLoop } from '../../steps/escalation.ts';
+import { needsNewPlan } from '../../steps/needsNewPlan.ts';
 import { PortNode } from '../nodeNames.ts';
 
 /** The supervisor's rules, checked in the seed's order; the first match wins. No LLM. */

@@ -1,7 +1,7 @@
 import { END } from '../../../engine/index.ts';
-import { attemptsExhausted } from '../../escalation.ts';
 import type { PortState } from '../../state/PortState.ts';
 import type { ErrorCategory } from '../../state/vocabulary.ts';
+import { attemptsExhausted } from '../../steps/escalation.ts';
 import { BuildFixNode } from '../nodeNames.ts';
 
 /** Categories the fixer gets another go at after a fix was already tried. */
