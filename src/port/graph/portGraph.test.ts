@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toMermaid } from '../../engine/toMermaid.ts';
-import { buildFixGraph } from './buildFixGraph.ts';
-import { portGraph } from './portGraph.ts';
+import { buildFixGraph, portGraph } from './portGraph.ts';
 
 describe('the port graph', () => {
   it("registers the seed's ten parent nodes, the differential and replay nodes after finish, and three subgraph nodes", () => {
