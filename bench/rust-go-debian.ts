@@ -5,7 +5,7 @@
 // accelerated instance, the same crate is built once more for x86_64 with the same cargo and rustc
 // (the "native x86_64 cargo" figure: inside the sandbox, never on the host). Rows are appended to
 // OUT/results.jsonl as each package finishes; --record writes the Rust proofs
-// (src/port/rustProofs.json). Usage:
+// (src/port/run/rustProofs.json). Usage:
 //   nice -n 5 npx tsx bench/rust-go-debian.ts [--record] [--out DIR] [--no-native] [--modes emulated,accelerated] [NAME…]
 //   npx tsx bench/rust-go-debian.ts --table OUT/results.jsonl
 // Needs root and `rvport sandbox setup --mode accelerated --rust`.

@@ -70,7 +70,7 @@ export interface PortServices {
   debianSources?(): Promise<DebianSourceIndex | null>;
   /**
    * Called once the build system is known: a Cargo build in accelerated mode may use the x86_64
-   * cargo and rustc (port/chooseRustLayer.ts). Answers the sentence for the report, or null.
+   * cargo and rustc (port/run/chooseRustLayer.ts). Answers the sentence for the report, or null.
    */
   chooseRust?(buildSystem: string, details?: Record<string, unknown>): string | null;
   /**
