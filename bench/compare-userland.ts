@@ -24,7 +24,7 @@ import {
   type NativeUserlandProofRun,
   type ProofMode,
   proveNativeUserland,
-} from '../src/port/proveNativeUserland.ts';
+} from '../src/port/run/proveNativeUserland.ts';
 import { formatDifference, type TreeDifference } from '../src/sandbox/proof/compareBuildTrees.ts';
 import { loadUserlandProofs, saveUserlandProofs } from '../src/sandbox/proof/userlandProofs.ts';
 import { corpusList, ensureCorpus } from '../test/helpers/corpus.ts';

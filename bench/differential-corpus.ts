@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeJsonAtomic } from '../src/fs/writeFileAtomic.ts';
-import type { PortState } from '../src/port/PortState.ts';
+import type { PortState } from '../src/port/state/PortState.ts';
 import { runProcess } from '../src/process/runProcess.ts';
 import { ensureCorpus } from '../test/helpers/corpus.ts';
 import { makePortHome } from '../test/helpers/portHome.ts';

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type PortTime, renderPortTimes } from '../src/batch/portTimes.ts';
 import { writeFileAtomic } from '../src/fs/writeFileAtomic.ts';
-import { replayDoubt } from '../src/port/replayDoubt.ts';
+import { replayDoubt } from '../src/port/replay/replayDoubt.ts';
 import { runProcess } from '../src/process/runProcess.ts';
 import { corpusDir } from '../test/helpers/corpus.ts';
 import { makePortHome } from '../test/helpers/portHome.ts';

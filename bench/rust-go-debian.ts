@@ -5,7 +5,7 @@
 // accelerated instance, the same crate is built once more for x86_64 with the same cargo and rustc
 // (the "native x86_64 cargo" figure: inside the sandbox, never on the host). Rows are appended to
 // OUT/results.jsonl as each package finishes; --record writes the Rust proofs
-// (src/port/rustProofs.json). Usage:
+// (src/port/run/rustProofs.json). Usage:
 //   nice -n 5 npx tsx bench/rust-go-debian.ts [--record] [--out DIR] [--no-native] [--modes emulated,accelerated] [NAME…]
 //   npx tsx bench/rust-go-debian.ts --table OUT/results.jsonl
 // Needs root and `rvport sandbox setup --mode accelerated --rust`.
@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { rvportHome } from '../src/config/rvportHome.ts';
-import { loadRustProofs, saveRustProofs } from '../src/port/chooseRustLayer.ts';
-import { compareRustTargets } from '../src/port/compareRustTargets.ts';
-import { runPort } from '../src/port/runPort.ts';
+import { loadRustProofs, saveRustProofs } from '../src/port/run/chooseRustLayer.ts';
+import { compareRustTargets } from '../src/port/run/compareRustTargets.ts';
+import { runPort } from '../src/port/run/runPort.ts';
 import { listInstances } from '../src/sandbox/chroot/instanceStore.ts';
 import { openSandbox } from '../src/sandbox/createSandbox.ts';
 import { imageKeys } from '../src/sandbox/findImages.ts';

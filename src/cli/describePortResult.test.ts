@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent } from '../port/PortState.ts';
-import type { PortResult } from '../port/runPort.ts';
+import type { PortResult } from '../port/run/runPort.ts';
+import type { AuditEvent } from '../port/state/PortState.ts';
 import { anError, portState } from '../port/testing/portStateFixture.ts';
 import { describePortResult, lastErrorJson } from './describePortResult.ts';
 

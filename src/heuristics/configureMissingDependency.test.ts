@@ -1,8 +1,8 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { classifyError } from '../port/classifyError.ts';
-import { firstErrorLine } from '../port/firstErrorLine.ts';
+import { classifyError } from '../port/steps/classifyError.ts';
+import { firstErrorLine } from '../port/steps/firstErrorLine.ts';
 import { configureMissingDependency, configureStop, fromConfigLog } from './configureMissingDependency.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';
 import {

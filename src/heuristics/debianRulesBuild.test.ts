@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DebianKnowledge } from '../port/PortState.ts';
+import type { DebianKnowledge } from '../port/state/PortState.ts';
 import type { Sandbox } from '../sandbox/Sandbox.ts';
 import { DEBIAN_RULES_BUILD, debianRulesBuild } from './debianRulesBuild.ts';
 import { type HeuristicMatch, NOTHING_PROVEN_PHASE } from './RecoveryHeuristic.ts';

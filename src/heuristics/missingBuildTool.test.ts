@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { classifyError } from '../port/classifyError.ts';
-import { firstErrorLine } from '../port/firstErrorLine.ts';
+import { classifyError } from '../port/steps/classifyError.ts';
+import { firstErrorLine } from '../port/steps/firstErrorLine.ts';
 import { missingBuildTool, missingTool } from './missingBuildTool.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';
 import { fixture, heuristicContext, removeWorkspaces } from './testing/heuristicContext.ts';

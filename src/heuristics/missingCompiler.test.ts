@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { classifyError } from '../port/classifyError.ts';
+import { classifyError } from '../port/steps/classifyError.ts';
 import { missingCompiler, missingCompilers } from './missingCompiler.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';
 import { fixture, heuristicContext, removeWorkspaces } from './testing/heuristicContext.ts';

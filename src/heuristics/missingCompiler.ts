@@ -67,7 +67,7 @@ export const missingCompiler: RecoveryHeuristic = {
     const names = missingCompilers(ctx.failure.output);
     if (!names.length) return null;
     // the accelerated modes' x86_64 cross gcc takes no front end from a riscv64 package: the
-    // port goes to emulated mode instead (port/modeRedo.ts)
+    // port goes to emulated mode instead (port/run/modeRedo.ts)
     const frontEnd = GCC_NO_FRONT_END.exec(ctx.failure.output)?.[1];
     if (frontEnd && EMULATED_ONLY_FRONT_ENDS.has(frontEnd) && ctx.sandbox.mode !== 'emulated') return null;
     return {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeTree } from '../analysis/analyzeTree.ts';
-import { planFromAnalysis } from '../port/planFromAnalysis.ts';
+import { planFromAnalysis } from '../port/steps/planFromAnalysis.ts';
 import { portState } from '../port/testing/portStateFixture.ts';
 import { otherBuildSystem } from './otherBuildSystem.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';

@@ -17,7 +17,10 @@ import { readSubordinateIds } from './userns/subordinateIds.ts';
 export interface CreateSandboxOptions {
   /** RVPORT_HOME; default from the environment. */
   home?: string;
-  /** Default `accelerated` (native-userland only where proven identical: see port/chooseMode.ts). */
+  /**
+   * Default `accelerated` (native-userland only where proven identical: see
+   * port/run/chooseSandboxMode.ts).
+   */
   mode?: SandboxMode;
   suite?: string;
   /** Survive this process (`--keep-sandbox`); otherwise the next start removes it once we are gone. */

@@ -35,8 +35,8 @@ export class SandboxError extends RvportError {
    * `options` as a plain string is the fix, the older form: only src/port/runPort.ts still uses it
    * (left while src/port/ is being reorganised); new code passes `{ fix }`.
    */
-  constructor(code: SandboxErrorCode, message: string, options?: SandboxErrorOptions | string) {
-    const { fix, ...rest } = typeof options === 'string' ? { fix: options } : (options ?? {});
+  constructor(code: SandboxErrorCode, message: string, options?: SandboxErrorOptions) {
+    const { fix, ...rest } = options ?? {};
     super(code, message, rest);
     if (fix !== undefined) this.fix = fix;
   }

@@ -13,7 +13,7 @@ import { curateArtifacts } from '../../src/port/llm/curateArtifacts.ts';
 import { requiredRecipeLines } from '../../src/port/llm/requiredRecipeLines.ts';
 import { summarizeRecipe } from '../../src/port/llm/summarizeRecipe.ts';
 import { renderRecipe } from '../../src/port/outputs/renderRecipe.ts';
-import type { ArtifactRecord, PortState } from '../../src/port/PortState.ts';
+import type { ArtifactRecord, PortState } from '../../src/port/state/PortState.ts';
 import { portStateForTree } from '../../src/port/testing/treeState.ts';
 import { FakeLlmServer } from './fakeLlmServer.ts';
 

@@ -58,7 +58,7 @@ describe('npm pack: the tarball installed with npm install -g', () => {
       'dist/sandbox/chroot/enter/enter.c',
       'dist/sandbox/proof/evidence/recorder.c',
       'dist/sandbox/proof/userlandProofs.json',
-      'dist/port/rustProofs.json',
+      'dist/port/run/rustProofs.json',
       'package.json',
       'bin/rvport.js',
     ])

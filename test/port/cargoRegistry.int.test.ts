@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PortRequest, runPort } from '../../src/port/runPort.ts';
+import { type PortRequest, runPort } from '../../src/port/run/runPort.ts';
 import { RecipeCache } from '../../src/recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../src/recipes/recipeCacheDir.ts';
 import {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayPort } from '../../src/port/replay/replayPort.ts';
-import { type PortRequest, runPort } from '../../src/port/runPort.ts';
+import { type PortRequest, runPort } from '../../src/port/run/runPort.ts';
 import { RecipeCache } from '../../src/recipes/RecipeCache.ts';
 import { recipeCacheDir } from '../../src/recipes/recipeCacheDir.ts';
 import { type GoProxy, startGoProxy } from '../helpers/goProxyServer.ts';

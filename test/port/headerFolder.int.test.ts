@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPort } from '../../src/port/runPort.ts';
+import { runPort } from '../../src/port/run/runPort.ts';
 import { makePortHome } from '../helpers/portHome.ts';
 
 // A program that includes a library's header by its bare name (`quickjs-libc.h`) where the

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { portRunId } from '../../src/port/portRunId.ts';
+import { portRunId } from '../../src/port/run/portRunId.ts';
 import { parseSource } from '../../src/sources/parseSource.ts';
 import { ensureCorpus } from '../helpers/corpus.ts';
 import { makePortHome } from '../helpers/portHome.ts';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PortRequest, runPort } from '../../src/port/runPort.ts';
+import { type PortRequest, runPort } from '../../src/port/run/runPort.ts';
 import { findImages } from '../../src/sandbox/findImages.ts';
 import { makePortHome } from '../helpers/portHome.ts';
 

@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { proveNativeUserland } from '../../src/port/proveNativeUserland.ts';
+import { proveNativeUserland } from '../../src/port/run/proveNativeUserland.ts';
 import { type ChrootSandbox, createSandbox } from '../../src/sandbox/index.ts';
 import { formatDifference } from '../../src/sandbox/proof/compareBuildTrees.ts';
 import { ensureCorpus } from '../helpers/corpus.ts';

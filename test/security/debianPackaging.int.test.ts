@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { debianKnowledge } from '../../src/port/debianKnowledge.ts';
+import { debianKnowledge } from '../../src/port/steps/debianKnowledge.ts';
 import { keepDebianPackaging } from '../../src/sources/keepDebianPackaging.ts';
 import { type CraftedEntry, craftTar } from './craftTar.ts';
 

@@ -11,9 +11,9 @@ import {
   heuristicContext,
   removeWorkspaces,
 } from '../../src/heuristics/testing/heuristicContext.ts';
-import { makeError } from '../../src/port/nodes/recordError.ts';
-import type { BuildPlan } from '../../src/port/PortState.ts';
-import { recommendation } from '../../src/port/recommendation.ts';
+import { makeError } from '../../src/port/graph/nodes/recordError.ts';
+import type { BuildPlan } from '../../src/port/state/PortState.ts';
+import { recommendation } from '../../src/port/steps/recommendation.ts';
 import { portState } from '../../src/port/testing/portStateFixture.ts';
 
 afterEach(removeWorkspaces);

@@ -11,7 +11,7 @@ import {
 import { chooseWorkload } from '../../src/optimize/chooseWorkload.ts';
 import type { TuneWorkbench } from '../../src/optimize/TuneWorkbench.ts';
 import { scriptedTarget } from '../../src/optimize/testing/scriptedTarget.ts';
-import type { BuildPlan } from '../../src/port/PortState.ts';
+import type { BuildPlan } from '../../src/port/state/PortState.ts';
 import { FakeLlmServer } from '../llm/fakeLlmServer.ts';
 
 // The optimizer role over real HTTP (the local fake server, a real LLM client): its workload

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { debianKnowledge } from '../../src/port/debianKnowledge.ts';
+import { debianKnowledge } from '../../src/port/steps/debianKnowledge.ts';
 import { acquireSource } from '../../src/sources/acquireSource.ts';
 import { parseSource } from '../../src/sources/parseSource.ts';
 

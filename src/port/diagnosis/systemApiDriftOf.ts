@@ -1,5 +1,5 @@
 import type { Sandbox } from '../../sandbox/index.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 import { apiUsesIn } from './apiUsesIn.ts';
 import { locateSystemApi, type SystemApiDrift } from './locateSystemApi.ts';
 

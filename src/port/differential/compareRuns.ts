@@ -1,4 +1,4 @@
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 import type { TestCase } from '../testResults/TestCase.ts';
 import type { DifferentialOutcome, DifferentialRow } from './DifferentialRecord.ts';
 

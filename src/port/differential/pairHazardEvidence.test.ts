@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ArchitectureFinding } from '../PortState.ts';
+import type { ArchitectureFinding } from '../state/PortState.ts';
 import { pairHazardEvidence } from './pairHazardEvidence.ts';
 
 const finding = (file: string, line: number): ArchitectureFinding => ({

@@ -1,4 +1,4 @@
-import type { ArchitectureFinding } from '../PortState.ts';
+import type { ArchitectureFinding } from '../state/PortState.ts';
 import type { HazardEvidence } from './DifferentialRecord.ts';
 
 const WARNING_AT = /^(?:\.\.?\/)*([^\s:]+):(\d+)(?::\d+)?:\s*warning:/;

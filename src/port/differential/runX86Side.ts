@@ -8,11 +8,11 @@ import {
   readImageRecord,
   sandboxPaths,
 } from '../../sandbox/index.ts';
-import { BUILD_PHASES, freshSource, installPackages, runLogged } from '../nodes/buildSteps.ts';
-import type { PortServices } from '../PortServices.ts';
-import type { PortState } from '../PortState.ts';
-import { runPackageTests } from '../runPackageTests.ts';
-import { smokePrograms, smokeRunPrograms } from '../smokeRunPrograms.ts';
+import { BUILD_PHASES, freshSource, installPackages, runLogged } from '../graph/nodes/buildSteps.ts';
+import type { PortServices } from '../run/PortServices.ts';
+import type { PortState } from '../state/PortState.ts';
+import { runPackageTests } from '../steps/runPackageTests.ts';
+import { smokePrograms, smokeRunPrograms } from '../steps/smokeRunPrograms.ts';
 import { x86Plan } from './x86Plan.ts';
 
 /** The x86_64 side's log in OUT/NAME (build.log is the riscv64 side's). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BuildPlan } from '../PortState.ts';
+import type { BuildPlan } from '../state/PortState.ts';
 import { x86Plan } from './x86Plan.ts';
 
 describe('x86Plan', () => {

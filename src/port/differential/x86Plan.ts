@@ -1,4 +1,4 @@
-import type { BuildPlan } from '../PortState.ts';
+import type { BuildPlan } from '../state/PortState.ts';
 
 /** riscv64-only compiler switches that an x86_64 gcc rejects. */
 const RISCV_FLAGS =

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { LlmMessage } from '../../llm/index.ts';
 import { excerptFiles, ROLE_PROMPT_BUDGETS, renderExcerpts } from '../../llm/index.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 import { buildFileSources } from './buildFileSources.ts';
 import { scriptedSummary, topFindings } from './scriptedSummary.ts';
 

@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROLE_PROMPT_BUDGETS } from '../../llm/index.ts';
-import { deterministicAnalysis } from '../deterministicAnalysis.ts';
-import type { PortState } from '../PortState.ts';
-import { planFromAnalysis } from '../planFromAnalysis.ts';
-import { routeAnalystToNext } from '../routes/routeAnalystToNext.ts';
+import { routeAnalystToNext } from '../graph/routes/routeAnalystToNext.ts';
+import type { PortState } from '../state/PortState.ts';
+import { deterministicAnalysis } from '../steps/deterministicAnalysis.ts';
+import { planFromAnalysis } from '../steps/planFromAnalysis.ts';
 import { fakeLlmClient } from '../testing/fakeLlmClient.ts';
 import { portStateForTree } from '../testing/treeState.ts';
 import type { PackageAnalysisAnswer } from './analystPrompt.ts';

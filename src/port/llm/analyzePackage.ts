@@ -1,9 +1,9 @@
 import type { LlmClient } from '../../llm/index.ts';
-import { deterministicAnalysis } from '../deterministicAnalysis.ts';
-import { PortNode } from '../nodeNames.ts';
-import { withAudit } from '../nodes/audit.ts';
-import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
-import type { PortState } from '../PortState.ts';
+import { PortNode } from '../graph/nodeNames.ts';
+import { withAudit } from '../graph/nodes/audit.ts';
+import { scriptedOf } from '../graph/nodes/scriptedAnalysis.ts';
+import type { PortState } from '../state/PortState.ts';
+import { deterministicAnalysis } from '../steps/deterministicAnalysis.ts';
 import {
   ANALYST_MAX_TOKENS,
   ANALYST_SCHEMA_NAME,

@@ -2,8 +2,8 @@ import { posix } from 'node:path';
 import { AUTOCONF_MARKER } from '../../analysis/index.ts';
 import { readTextConfined, walkConfined } from '../../fs/index.ts';
 import type { ExcerptSource } from '../../llm/index.ts';
-import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
-import type { PortState } from '../PortState.ts';
+import { scriptedOf } from '../graph/nodes/scriptedAnalysis.ts';
+import type { PortState } from '../state/PortState.ts';
 import { refusedNote, refusedReason } from './refusedNote.ts';
 
 /** Build files worth showing a model, in the order a person would open them. */

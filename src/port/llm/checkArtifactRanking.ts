@@ -1,4 +1,4 @@
-import type { ArtifactRecord } from '../PortState.ts';
+import type { ArtifactRecord } from '../state/PortState.ts';
 import type { ArtifactRankingAnswer } from './curatorPrompt.ts';
 
 export type RankingVerdict = { ok: true; artifacts: ArtifactRecord[] } | { ok: false; problems: string[] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ArtifactRecord, PortState } from '../PortState.ts';
+import type { ArtifactRecord, PortState } from '../state/PortState.ts';
 import { fakeLlmClient } from '../testing/fakeLlmClient.ts';
 import { portState } from '../testing/portStateFixture.ts';
 import { checkArtifactRanking } from './checkArtifactRanking.ts';

@@ -1,5 +1,5 @@
 import type { LlmClient } from '../../llm/index.ts';
-import type { ArtifactRecord, LlmUsageTotals, PortState } from '../PortState.ts';
+import type { ArtifactRecord, LlmUsageTotals, PortState } from '../state/PortState.ts';
 import { checkArtifactRanking } from './checkArtifactRanking.ts';
 import {
   ArtifactRankingAnswerSchema,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { LlmMessage } from '../../llm/index.ts';
 import { estimateTokens, ROLE_PROMPT_BUDGETS } from '../../llm/index.ts';
-import type { ArtifactRecord, PortState } from '../PortState.ts';
+import type { ArtifactRecord, PortState } from '../state/PortState.ts';
 
 export const CURATOR_SCHEMA_NAME = 'artifact_ranking';
 export const CURATOR_MAX_TOKENS = 2_000;

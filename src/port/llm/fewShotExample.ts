@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 
 /** Errors of a port kept in its example, the last ones (what the repairs answered). */
 export const FEW_SHOT_ERRORS = 5;

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { classifyError } from '../classifyError.ts';
+import { classifyError } from '../steps/classifyError.ts';
 import { type FewShotExample, FewShotExampleSchema, fewShotDir } from './fewShotExample.ts';
 
 /** Examples returned when the caller does not say. */

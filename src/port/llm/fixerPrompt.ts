@@ -7,7 +7,7 @@ import {
   renderExcerpts,
   tailWithinBudget,
 } from '../../llm/index.ts';
-import type { ErrorRecord, PortState } from '../PortState.ts';
+import type { ErrorRecord, PortState } from '../state/PortState.ts';
 
 /** The fixer's first answer: the read-only commands it wants to see the output of (may be none). */
 export const inspectionAnswerSchema = z.strictObject({

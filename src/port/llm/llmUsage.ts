@@ -1,5 +1,5 @@
 import type { LlmResult } from '../../llm/index.ts';
-import type { LlmUsageTotals } from '../PortState.ts';
+import type { LlmUsageTotals } from '../state/PortState.ts';
 
 /** The port's LLM totals after one more call (every exchange of it, repair turns included). */
 export function withLlmUsage(totals: LlmUsageTotals, result: LlmResult): LlmUsageTotals {

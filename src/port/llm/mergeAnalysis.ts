@@ -1,6 +1,6 @@
 import { reviewPackageNames } from '../../debian/reviewPackageNames.ts';
-import type { ScriptedAnalysis } from '../nodes/scriptedAnalysis.ts';
-import type { PackageAnalysis } from '../PortState.ts';
+import type { ScriptedAnalysis } from '../graph/nodes/scriptedAnalysis.ts';
+import type { PackageAnalysis } from '../state/PortState.ts';
 import type { PackageAnalysisAnswer } from './analystPrompt.ts';
 import { existingSourceDir } from './existingSourceDir.ts';
 

@@ -8,9 +8,9 @@ import {
   reviewProposedCommands,
 } from '../../llm/index.ts';
 import type { Sandbox } from '../../sandbox/index.ts';
-import type { LlmUsageTotals, PortState, RefusedCommand } from '../PortState.ts';
 import { canonicalPatch, type SourcePatch } from '../patches/sourcePatches.ts';
-import { planCommandContext } from '../planFromAnalysis.ts';
+import type { LlmUsageTotals, PortState, RefusedCommand } from '../state/PortState.ts';
+import { planCommandContext } from '../steps/planFromAnalysis.ts';
 import {
   describeFailure,
   describeInspection,

@@ -5,7 +5,7 @@ import {
   recipeVerdictLine,
   successfulSteps,
 } from '../outputs/renderRecipe.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 
 /**
  * What any recipe of this port must say word for word to stay reproducible and honest: the

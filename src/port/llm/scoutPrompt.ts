@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { LlmMessage } from '../../llm/index.ts';
 import { excerptFiles, ROLE_PROMPT_BUDGETS, renderExcerpts, tailWithinBudget } from '../../llm/index.ts';
-import type { BuildPlan, ErrorRecord, PortState } from '../PortState.ts';
-import { SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
+import type { BuildPlan, ErrorRecord, PortState } from '../state/PortState.ts';
+import { SANDBOX_DEST, SANDBOX_SRC } from '../steps/planFromAnalysis.ts';
 import { buildFileSources } from './buildFileSources.ts';
 import { scriptedSummary, topFindings } from './scriptedSummary.ts';
 

@@ -1,6 +1,6 @@
 import { SEVERITY_RANK } from '../../analysis/index.ts';
-import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
-import type { ArchitectureFinding, PortState } from '../PortState.ts';
+import { scriptedOf } from '../graph/nodes/scriptedAnalysis.ts';
+import type { ArchitectureFinding, PortState } from '../state/PortState.ts';
 
 /** Findings a prompt shows at most, most severe first. */
 export const MAX_PROMPT_FINDINGS = 12;

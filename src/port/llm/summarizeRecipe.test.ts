@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderRecipe } from '../outputs/renderRecipe.ts';
-import type { ExecutedCommand, PortState } from '../PortState.ts';
+import type { ExecutedCommand, PortState } from '../state/PortState.ts';
 import { fakeLlmClient } from '../testing/fakeLlmClient.ts';
 import { portState } from '../testing/portStateFixture.ts';
 import { missingRecipeLines, requiredRecipeLines } from './requiredRecipeLines.ts';

@@ -1,5 +1,5 @@
 import type { LlmClient } from '../../llm/index.ts';
-import type { LlmUsageTotals, PortState } from '../PortState.ts';
+import type { LlmUsageTotals, PortState } from '../state/PortState.ts';
 import { codeBlockLines, inventedRecipeCommands } from './inventedRecipeCommands.ts';
 import { llmFallbackNote, withLlmUsage } from './llmUsage.ts';
 import { missingRecipeLines, requiredRecipeLines } from './requiredRecipeLines.ts';

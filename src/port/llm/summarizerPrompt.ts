@@ -3,7 +3,7 @@ import type { LlmMessage } from '../../llm/index.ts';
 import { estimateTokens, excerptFiles, ROLE_PROMPT_BUDGETS, renderExcerpts } from '../../llm/index.ts';
 import { withScriptVariables } from '../outputs/BuildScript.ts';
 import { successfulSteps } from '../outputs/renderRecipe.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 import { topFindings } from './scriptedSummary.ts';
 
 export const SUMMARIZER_SCHEMA_NAME = 'recipe';

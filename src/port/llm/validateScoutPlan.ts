@@ -2,8 +2,8 @@ import { BUILD_SYSTEM_TYPES } from '../../analysis/index.ts';
 import { reviewPackageNames } from '../../debian/reviewPackageNames.ts';
 import { guardCommand } from '../../llm/index.ts';
 import { planEnvProblem } from '../../plan/index.ts';
-import type { BuildPlan, PlanPhase } from '../PortState.ts';
-import { SANDBOX_DEST } from '../planFromAnalysis.ts';
+import type { BuildPlan, PlanPhase } from '../state/PortState.ts';
+import { SANDBOX_DEST } from '../steps/planFromAnalysis.ts';
 import { existingSourceDir } from './existingSourceDir.ts';
 import { type BuildPlanAnswer, PLAN_PHASE_NAMES } from './scoutPrompt.ts';
 

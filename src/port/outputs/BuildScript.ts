@@ -2,8 +2,8 @@ import { posix } from 'node:path';
 import { RvportError, type RvportErrorOptions } from '../../errors/index.ts';
 import { allowedPlanEnv } from '../../plan/index.ts';
 import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
-import type { PlanPhase, PortState } from '../PortState.ts';
 import { splitDebianPatches } from '../patches/debianPatches.ts';
+import type { PlanPhase, PortState } from '../state/PortState.ts';
 import { buildToolsOf } from './buildTools.ts';
 
 export type BuildScriptErrorCode = 'bad-package' | 'bad-patch-name' | 'bad-dir' | 'bad-command';

@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ArtifactRecord } from '../PortState.ts';
+import type { ArtifactRecord } from '../state/PortState.ts';
 import { copyArtifactsOut, DEFAULT_OUTPUT_LIMITS, MAX_COPIED_ARTIFACTS } from './copyArtifactsOut.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'rvport-copy-artifacts-'));

@@ -2,8 +2,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { copyRegularFile, describeKind, isConfinedPathError, statConfined } from '../../fs/index.ts';
 import { MAX_INSPECT_BYTES } from '../../verify/index.ts';
-import type { ArtifactRecord } from '../PortState.ts';
-import { artifactLocation } from '../planFromAnalysis.ts';
+import type { ArtifactRecord } from '../state/PortState.ts';
+import { artifactLocation } from '../steps/planFromAnalysis.ts';
 
 /** Artifacts copied to OUT/NAME/artifacts (programs and libraries), at most. */
 export const MAX_COPIED_ARTIFACTS = 50;

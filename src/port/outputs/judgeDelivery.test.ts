@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ArtifactRecord } from '../PortState.ts';
+import type { ArtifactRecord } from '../state/PortState.ts';
 import type { ArtifactCopies } from './copyArtifactsOut.ts';
 import { judgeDelivery } from './judgeDelivery.ts';
 

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { type ElfFacts, inspectFile, TARGET_MACHINE } from '../../verify/index.ts';
-import type { ArtifactRecord, DeliveryRecord, PortState } from '../PortState.ts';
+import type { ArtifactRecord, DeliveryRecord, PortState } from '../state/PortState.ts';
 import type { ArtifactCopies } from './copyArtifactsOut.ts';
 
 export interface JudgedDelivery {

@@ -1,5 +1,5 @@
 import type { ElfFacts } from '../../verify/index.ts';
-import type { ArtifactRecord } from '../PortState.ts';
+import type { ArtifactRecord } from '../state/PortState.ts';
 
 const TEST_PATH =
   /(^|\/)(tests?|testsuite|t|bench(mark)?s?|examples?|demos?|fuzz(ing)?)(\/|$)|(^|[/_-])(test|bench|example)[^/]*$|[_-]test$/i;

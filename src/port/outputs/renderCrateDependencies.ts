@@ -1,8 +1,8 @@
 import type { Dependency } from '../../analysis/index.ts';
 import { DEBIAN_CARGO_REGISTRY } from '../../analysis/index.ts';
-import { debianCargoRegistry, SET_ASIDE_SUFFIX } from '../debianCargoRegistry.ts';
-import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
-import type { PortState } from '../PortState.ts';
+import { scriptedOf } from '../graph/nodes/scriptedAnalysis.ts';
+import type { PortState } from '../state/PortState.ts';
+import { debianCargoRegistry, SET_ASIDE_SUFFIX } from '../steps/debianCargoRegistry.ts';
 import { table } from './markdown.ts';
 import { renderFetchedDependencies } from './renderFetchedDependencies.ts';
 

@@ -1,4 +1,4 @@
-import type { DebianKnowledge } from '../PortState.ts';
+import type { DebianKnowledge } from '../state/PortState.ts';
 import { table } from './markdown.ts';
 
 /** The report's section on what the port took from Debian's packaging (none without it). */

@@ -1,4 +1,4 @@
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 import { table } from './markdown.ts';
 
 const MIB = 1024 * 1024;

@@ -1,5 +1,5 @@
-import type { PortState } from '../PortState.ts';
-import { recommendation } from '../recommendation.ts';
+import type { PortState } from '../state/PortState.ts';
+import { recommendation } from '../steps/recommendation.ts';
 import { codeBlock, seconds } from './markdown.ts';
 
 /** escalation.md: what a person needs to take over a port rvport could not finish. */

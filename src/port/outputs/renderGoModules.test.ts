@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeTree } from '../../analysis/analyzeTree.ts';
 import { ContentsIndex } from '../../analysis/dependencies/ContentsIndex.ts';
-import { deterministicAnalysis } from '../deterministicAnalysis.ts';
-import { planFromAnalysis } from '../planFromAnalysis.ts';
+import { deterministicAnalysis } from '../steps/deterministicAnalysis.ts';
+import { planFromAnalysis } from '../steps/planFromAnalysis.ts';
 import { portState } from '../testing/portStateFixture.ts';
 import { renderGoModules } from './renderGoModules.ts';
 

@@ -1,6 +1,6 @@
-import { DEBIAN_GOCODE } from '../debianGoPath.ts';
-import { scriptedOf } from '../nodes/scriptedAnalysis.ts';
-import type { PortState } from '../PortState.ts';
+import { scriptedOf } from '../graph/nodes/scriptedAnalysis.ts';
+import type { PortState } from '../state/PortState.ts';
+import { DEBIAN_GOCODE } from '../steps/debianGoPath.ts';
 import { table } from './markdown.ts';
 import { renderFetchedDependencies } from './renderFetchedDependencies.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crateSourceNote } from '../../sources/acquireDebianCrate.ts';
-import type { ExecutedCommand } from '../PortState.ts';
-import { sourceWarnings } from '../sourceWarnings.ts';
+import type { ExecutedCommand } from '../state/PortState.ts';
+import { sourceWarnings } from '../steps/sourceWarnings.ts';
 import { anError, portState } from '../testing/portStateFixture.ts';
 import { renderEscalation } from './renderEscalation.ts';
 import { renderRecipe, successfulSteps } from './renderRecipe.ts';

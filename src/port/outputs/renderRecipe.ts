@@ -1,5 +1,5 @@
 import { shellQuote } from '../../process/shellQuote.ts';
-import type { ExecutedCommand, PortState } from '../PortState.ts';
+import type { ExecutedCommand, PortState } from '../state/PortState.ts';
 import { type BuildScript, buildScriptOfState } from './BuildScript.ts';
 import { codeBlock, table } from './markdown.ts';
 import { renderFetchedDependencies } from './renderFetchedDependencies.ts';

@@ -1,5 +1,5 @@
 import { renderOptimization } from '../../optimize/renderOptimization.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 import { codeBlock, seconds, table } from './markdown.ts';
 import { renderCrateDependencies } from './renderCrateDependencies.ts';
 import { renderDebianKnowledge } from './renderDebianKnowledge.ts';

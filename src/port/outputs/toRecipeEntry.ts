@@ -1,6 +1,6 @@
 import { RECIPE_ENTRY_VERSION, type RecipeEntry } from '../../recipes/RecipeEntry.ts';
 import { version } from '../../version.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 
 /** The cache entry of a finished port: the plan that worked, its outputs and the recipe text. */
 export function toRecipeEntry(state: PortState, recipe: string, imageId: string): RecipeEntry {

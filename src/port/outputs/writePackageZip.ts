@@ -3,7 +3,7 @@ import { closeSync, constants, openSync, readSync, renameSync, rmSync, writeSync
 import { join, posix } from 'node:path';
 import { Zip, ZipDeflate } from 'fflate';
 import { COPY_CHUNK, isConfinedPathError, openConfined } from '../../fs/index.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 
 /** Compression level of the package's entries. */
 const PACKAGE_LEVEL = 6;

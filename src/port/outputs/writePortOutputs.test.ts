@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recipeEntrySchema } from '../../recipes/RecipeEntry.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 import { portState } from '../testing/portStateFixture.ts';
 import { toRecipeEntry } from './toRecipeEntry.ts';
 import { writeCacheHitOutputs, writePortOutputs } from './writePortOutputs.ts';

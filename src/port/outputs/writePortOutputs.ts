@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../../fs/index.ts';
 import { OPTIMIZED_RECIPE_FILE, renderOptimizedRecipe } from '../../optimize/renderOptimization.ts';
 import type { RecipeEntry } from '../../recipes/RecipeEntry.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortState } from '../state/PortState.ts';
 import { type BuildScript, buildScriptOfEntry, buildScriptOfState } from './BuildScript.ts';
 import { renderBuildScript, renderPackagesTxt } from './renderBuildScript.ts';
 import { renderDockerfile } from './renderDockerfile.ts';

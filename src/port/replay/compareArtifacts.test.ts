@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ElfFacts } from '../../verify/index.ts';
-import type { ArtifactRecord } from '../PortState.ts';
+import type { ArtifactRecord } from '../state/PortState.ts';
 import { artifactsMatch, compareArtifact } from './compareArtifacts.ts';
 
 const record: ArtifactRecord = {

@@ -1,6 +1,6 @@
 import type { ElfFacts } from '../../verify/index.ts';
 import { rankArtifacts } from '../outputs/rankArtifacts.ts';
-import type { ArtifactRecord } from '../PortState.ts';
+import type { ArtifactRecord } from '../state/PortState.ts';
 
 /** The ELF facts a replayed artifact must share with the port's (its name is the path). */
 const FACTS = ['machine', 'bits', 'endian', 'type', 'abi', 'interpreter', 'linkage'] as const;

@@ -1,5 +1,5 @@
 import { seconds, table } from '../outputs/markdown.ts';
-import type { PortState, ReplayRecord } from '../PortState.ts';
+import type { PortState, ReplayRecord } from '../state/PortState.ts';
 import type { ArtifactComparison } from './compareArtifacts.ts';
 
 /** replay.md: whether build.sh alone rebuilt the port's artifacts, and each artifact's comparison. */

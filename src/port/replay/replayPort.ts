@@ -31,12 +31,12 @@ import {
   parseSource,
 } from '../../sources/index.ts';
 import { inspectFileIn } from '../../verify/index.ts';
-import { copyDependenciesIn } from '../copyDependenciesIn.ts';
-import { copySourceIn } from '../nodes/buildSteps.ts';
+import { copySourceIn } from '../graph/nodes/buildSteps.ts';
 import { DEBIAN_PACKAGE_NAME } from '../outputs/BuildScript.ts';
 import { MAX_ARTIFACT_BYTES } from '../outputs/copyArtifactsOut.ts';
-import { PORT_STATE_VERSION, type PortState, type ReplayRecord } from '../PortState.ts';
-import { artifactLocation, SANDBOX_DEST, SANDBOX_SRC } from '../planFromAnalysis.ts';
+import { PORT_STATE_VERSION, type PortState, type ReplayRecord } from '../state/PortState.ts';
+import { copyDependenciesIn } from '../steps/copyDependenciesIn.ts';
+import { artifactLocation, SANDBOX_DEST, SANDBOX_SRC } from '../steps/planFromAnalysis.ts';
 import { type ArtifactComparison, artifactsMatch, compareArtifact } from './compareArtifacts.ts';
 import { ReplayError } from './ReplayError.ts';
 import { renderReplay } from './renderReplay.ts';
@@ -93,8 +93,8 @@ export async function replayPort(request: ReplayRequest): Promise<ReplayResult> 
   const mode = request.mode ?? (state.options.mode === 'native' ? 'emulated' : state.options.mode);
   if (!SANDBOX_MODES.includes(mode))
     throw new ReplayError(
+      'bad-mode',
       `unknown sandbox mode ${JSON.stringify(mode)} (${SANDBOX_MODES.join(', ')})`,
-      'BAD_MODE',
     );
   const recipe = await recipeFiles(outDir, state);
   const started = Date.now();
@@ -238,17 +238,17 @@ async function readState(outDir: string): Promise<PortState> {
   const read = readTextConfined(outDir, 'state.json', { maxBytes: MAX_STATE_BYTES });
   if (read.text === null && read.code === 'not-found') {
     throw new ReplayError(
+      'no-state',
       `${outDir} holds no state.json: give the OUT/NAME folder of a port (a cache hit has none; port again with --force)`,
-      'NO_STATE',
     );
   }
-  if (read.text === null) throw new ReplayError(`state.json is refused: ${read.reason}`, 'BAD_STATE');
+  if (read.text === null) throw new ReplayError('bad-state', `state.json is refused: ${read.reason}`);
   const text = read.text;
   let state: PortState;
   try {
     state = JSON.parse(text) as PortState;
   } catch (error) {
-    throw new ReplayError(`${file} is not JSON: ${(error as Error).message}`, 'BAD_STATE');
+    throw new ReplayError('bad-state', `${file} is not JSON: ${(error as Error).message}`);
   }
   if (
     typeof state !== 'object' ||
@@ -260,11 +260,11 @@ async function readState(outDir: string): Promise<PortState> {
     !Array.isArray(state.patches) ||
     typeof state.options?.mode !== 'string'
   )
-    throw new ReplayError(`${file} is not the state of a port of this rvport version`, 'BAD_STATE');
+    throw new ReplayError('bad-state', `${file} is not the state of a port of this rvport version`);
   if (state.buildStatus !== 'SUCCESS')
     throw new ReplayError(
+      'not-built',
       `the port in ${outDir} did not build (status ${String(state.buildStatus)}): there is nothing to replay`,
-      'NOT_BUILT',
     );
   return state;
 }
@@ -281,7 +281,7 @@ async function recipeFiles(outDir: string, state: PortState): Promise<RecipeFile
     try {
       return readFileConfined(outDir, rel, { maxBytes: MAX_COPY_BYTES });
     } catch (error) {
-      throw new ReplayError(`${what} (${(error as Error).message})`, 'NO_SCRIPT');
+      throw new ReplayError('no-script', `${what} (${(error as Error).message})`);
     }
   };
   const noScript = `no usable build.sh in ${outDir}: port again with this rvport to write it`;
@@ -291,15 +291,15 @@ async function recipeFiles(outDir: string, state: PortState): Promise<RecipeFile
   const bad = packages.find((p) => !DEBIAN_PACKAGE_NAME.test(p));
   if (bad !== undefined)
     throw new ReplayError(
+      'bad-packages',
       `packages.txt names ${JSON.stringify(bad)}, not a Debian package name`,
-      'BAD_PACKAGES',
     );
   const patches: RecipeFiles['patches'] = [];
   for (const p of state.patches) {
     if (typeof p?.name !== 'string' || !PATCH_NAME.test(p.name))
       throw new ReplayError(
+        'bad-state',
         `state.json names a patch ${JSON.stringify(p?.name)} rvport never writes`,
-        'BAD_STATE',
       );
     patches.push({
       name: p.name,

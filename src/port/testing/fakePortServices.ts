@@ -10,8 +10,8 @@ import type {
   SandboxRunResult,
   SandboxSnapshot,
 } from '../../sandbox/index.ts';
-import type { PortServices } from '../PortServices.ts';
-import type { PortState } from '../PortState.ts';
+import type { PortServices } from '../run/PortServices.ts';
+import type { PortState } from '../state/PortState.ts';
 
 /** What a scripted sandbox command answers: exit code and output. */
 export type FakeCommandResult = {

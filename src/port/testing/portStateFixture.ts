@@ -1,6 +1,11 @@
-import { errorSignature } from '../errorSignature.ts';
-import { createPortState, type ErrorRecord, type PackageAnalysis, type PortState } from '../PortState.ts';
-import type { ErrorCategory } from '../vocabulary.ts';
+import {
+  createPortState,
+  type ErrorRecord,
+  type PackageAnalysis,
+  type PortState,
+} from '../state/PortState.ts';
+import type { ErrorCategory } from '../state/vocabulary.ts';
+import { errorSignature } from '../steps/errorSignature.ts';
 
 /** A port state for tests, with a few overrides. */
 export function portState(overrides: Partial<PortState> = {}): PortState {

@@ -1,7 +1,0 @@
-import { PortNode } from '../nodeNames.ts';
-import type { PortState } from '../PortState.ts';
-
-/** A cached recipe that gave a plan goes straight to the supervisor; otherwise plan as usual. */
-export function routeCachedRecipeToNext(state: PortState): string {
-  return state.plan ? PortNode.supervisor : PortNode.analyst;
-}

@@ -1,7 +1,0 @@
-import { PortNode } from '../nodeNames.ts';
-import type { PortState } from '../PortState.ts';
-
-/** A default plan goes to the supervisor; without one the scout plans. */
-export function routeHeuristicPlanToNext(state: PortState): string {
-  return state.plan ? PortNode.supervisor : PortNode.scout;
-}

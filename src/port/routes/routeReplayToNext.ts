@@ -1,8 +1,0 @@
-import { END } from '../../engine/index.ts';
-import { PortNode } from '../nodeNames.ts';
-import type { PortState } from '../PortState.ts';
-
-/** After the replay (the port's last step): performance mode, only when asked for (--optimize). */
-export function routeReplayToNext(state: PortState): string {
-  return state.optimizeRequested ? PortNode.optimize : END;
-}
