@@ -5,15 +5,18 @@
 // Haskell, Pascal, Mono), and are named nowhere in the corpora lists or in BENCHMARKS.md (every
 // package an earlier draw, corpus or benchmark ported is named there), sorted by name, shuffled
 // with a seeded generator, and the first N printed as `debian:NAME` lines: a list for
-// `npx tsx bench/port-times.ts --out DIR LIST`. The same seed on the same index gives the same
-// list. Usage:
+// `npx tsx bench/port-times.ts --out DIR LIST`. The same seed on the same index and the same
+// BENCHMARKS.md gives the same list (a draw written into BENCHMARKS.md leaves its names out of the
+// next, so its list is committed in bench/results/). The index is read as a port reads it
+// (DebianSourceIndex). Usage:
 //   npx tsx bench/draw-debian.ts --seed N [--count 20] [--mirror URL] > LIST
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type DebianSourceEntry, DebianSourceIndex } from '../src/debian/DebianSourceIndex.ts';
 import { DEFAULT_DEBIAN_SUITE, debianMirror } from '../src/debian/debianMirror.ts';
+import { sourceStanza } from '../src/debian/parseBuildDepends.ts';
 import { PrivateApt } from '../src/sources/index.ts';
 import { corpusDir } from '../test/helpers/corpus.ts';
 
@@ -40,26 +43,6 @@ if (!mirror) {
 const LEFT_OUT =
   /^(golang|dh-golang|gccgo|cargo|rustc|dh-cargo|librust-|python3?(-|$)|dh-python|dh-sequence-python|default-jdk|openjdk|javahelper|maven|ant$|qt6-|qmake6|ocaml|dh-ocaml|ghc|haskell|cabal|fp-compiler|fpc|lazarus|mono-|cli-common-dev|dh-cli)/;
 
-/** The stanzas of a Sources index: field name to value (continuation lines joined). */
-export function parseStanzas(text: string): Map<string, string>[] {
-  const stanzas: Map<string, string>[] = [];
-  for (const block of text.split(/\n\s*\n/)) {
-    const fields = new Map<string, string>();
-    let last = '';
-    for (const line of block.split('\n')) {
-      if (/^\s/.test(line) && last) fields.set(last, `${fields.get(last)}\n${line.trim()}`);
-      else {
-        const colon = line.indexOf(':');
-        if (colon <= 0) continue;
-        last = line.slice(0, colon);
-        fields.set(last, line.slice(colon + 1).trim());
-      }
-    }
-    if (fields.has('Package')) stanzas.push(fields);
-  }
-  return stanzas;
-}
-
 /** The package names of a Build-Depends field (alternatives and profiles kept as names). */
 export function dependNames(field: string): string[] {
   return field
@@ -80,18 +63,14 @@ function seeded(start: number): () => number {
   };
 }
 
-async function sourcesIndex(): Promise<string> {
+/** The archive's source packages, through the private apt and the index a port reads them with. */
+async function sourcePackages(): Promise<readonly DebianSourceEntry[]> {
   const dir = join(process.env.RVPORT_HOME ?? join(homedir(), '.cache', 'rvport'), 'draw-apt');
   const apt = await PrivateApt.create(dir, DEFAULT_DEBIAN_SUITE, mirror as string);
   await apt.ensureLists({ log: (line) => console.error(line) });
-  const lists = join(dir, 'state', 'lists');
-  const file = readdirSync(lists).find((f) => f.includes('_source_Sources'));
-  if (!file) throw new Error(`no Sources index in ${lists}`);
-  // apt keeps the index compressed; its own helper reads any of its formats
-  return execFileSync('/usr/lib/apt/apt-helper', ['cat-file', join(lists, file)], {
-    encoding: 'utf8',
-    maxBuffer: 1024 * 1024 * 1024,
-  });
+  const index = await DebianSourceIndex.load(join(dir, 'state', 'lists'));
+  if (!index) throw new Error(`no Sources index in ${join(dir, 'state', 'lists')}`);
+  return index.entries;
 }
 
 /** Every word of the corpora lists and of BENCHMARKS.md: names seen before. */
@@ -103,20 +82,19 @@ function seenBefore(): Set<string> {
 }
 
 const seen = seenBefore();
-const candidates = parseStanzas(await sourcesIndex())
-  .filter((s) => {
-    const name = s.get('Package') ?? '';
-    const arch = (s.get('Architecture') ?? '').split(/\s+/);
-    const depends = dependNames(s.get('Build-Depends') ?? '');
+const candidates = (await sourcePackages())
+  .filter((entry) => {
+    const arch = (entry.architecture ?? '').split(/\s+/);
+    const depends = dependNames(sourceStanza(entry.buildDepends).get('build-depends') ?? '');
     return (
-      !seen.has(name) &&
+      !seen.has(entry.name) &&
       !arch.every((a) => a === 'all') &&
       depends.length >= 3 &&
       depends.length <= 9 &&
       !depends.some((d) => LEFT_OUT.test(d))
     );
   })
-  .map((s) => s.get('Package') as string);
+  .map((entry) => entry.name);
 const names = [...new Set(candidates)].sort();
 const random = seeded(seed);
 for (let i = names.length - 1; i > 0; i--) {

@@ -15,11 +15,13 @@ export interface DebianSourceEntry {
   binaries?: string[];
   /** The Build-Depends and Build-Depends-Arch fields, as a control stanza (parseBuildDepends reads it). */
   buildDepends: string;
+  /** Its Architecture field as written (`any`, `all`, `amd64 riscv64`), when it has one. */
+  architecture?: string;
   /** A Go package's import path (its `Go-Import-Path`, the first of several), which dh-golang builds under. */
   goImportPath?: string;
 }
 
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
 /** apt's own tools decompress its lists (lz4, xz, gz: whatever the archive served). */
 const APT_HELPER = '/usr/lib/apt/apt-helper';
 const READ_TIMEOUT_MS = 5 * 60 * 1000;
@@ -137,6 +139,7 @@ export function parseSources(text: string): DebianSourceEntry[] {
     const homepage = fields.get('homepage');
     const binaries = (fields.get('binary') ?? '').split(/[\s,]+/).filter(Boolean);
     const goImportPath = firstImportPath(fields.get('go-import-path'));
+    const architecture = fields.get('architecture');
     entries.push({
       name,
       version: fields.get('version') ?? '',
@@ -144,6 +147,7 @@ export function parseSources(text: string): DebianSourceEntry[] {
       ...(vcs.length ? { vcs } : {}),
       ...(binaries.length ? { binaries } : {}),
       ...(goImportPath ? { goImportPath } : {}),
+      ...(architecture ? { architecture } : {}),
       buildDepends: [`Source: ${name}`, ...build].join('\n'),
     });
   }
@@ -157,6 +161,7 @@ export function firstImportPath(field: string | undefined): string | undefined {
 }
 
 const KEPT = new Set([
+  'architecture',
   'go-import-path',
   'package',
   'binary',
