@@ -75,6 +75,12 @@ export async function searchPathFolder(
     : null;
 }
 
+/** A folder for the compiler's header search (CPATH), as searchPathFolder gives one. */
+export function headerSearchFolder(folder: string): SearchPathFolder {
+  const search = SEARCH_PATHS.header;
+  return { variable: search.variable, folder, entry: search.entry(folder), separator: search.separator };
+}
+
 /** Whether the plan's environment searches the folder already. */
 export function searchesFolder(plan: HeuristicContext['plan'], found: SearchPathFolder): boolean {
   return (plan.env?.[found.variable] ?? '').split(found.separator).includes(found.entry);

@@ -1,7 +1,7 @@
 import { join, posix } from 'node:path';
 import { walkConfined } from '../fs/index.ts';
-import { withEnv } from './planEdits.ts';
 import type { HeuristicContext, RecoveryHeuristic } from './RecoveryHeuristic.ts';
+import { headerSearchFolder, searchesFolder, withSearchPathFolder } from './searchPathFolder.ts';
 
 /** gcc's words for an #include it cannot find. */
 const MISSING_INCLUDE =
@@ -40,14 +40,14 @@ export const treeHeaderFolder: RecoveryHeuristic = {
         commands: [],
       };
     const folder = folders[0] === '.' ? ctx.srcDir : posix.join(ctx.srcDir, folders[0] as string);
-    const current = ctx.plan.env?.CPATH;
-    if (current?.split(':').includes(folder))
+    const search = headerSearchFolder(folder);
+    if (searchesFolder(ctx.plan, search))
       return { applied: false, description: `CPATH has ${folder} already`, commands: [] };
     return {
       applied: true,
       description: `the tree's ${name} is in ${folder}: CPATH gets it`,
       commands: [],
-      plan: withEnv(ctx.plan, 'CPATH', current ? `${current}:${folder}` : folder),
+      plan: withSearchPathFolder(ctx.plan, search),
     };
   },
 };

@@ -61,7 +61,7 @@ export const versionedDependencySpelling: RecoveryHeuristic = {
     const settings = [...makefile.text.matchAll(ASSIGNMENT)]
       .map((m) => ({ name: m[1] as string, value: m[3] as string }))
       .filter((s) => pattern.test(s.value));
-    const answers = await askSandbox(ctx, versioned, settings);
+    const answers = await askSandbox(ctx, versioned, pattern, settings);
     const set = settings.flatMap((s) => {
       const value = debianSpelling(s, versioned, pattern, answers);
       return value === null ? [] : [`${s.name}=${shellQuote(value)}`];
@@ -110,9 +110,9 @@ function withDot(word: string, v: Versioned, pattern: RegExp): string {
 async function askSandbox(
   ctx: HeuristicContext,
   v: Versioned,
+  pattern: RegExp,
   settings: readonly { value: string }[],
 ): Promise<SandboxAnswers> {
-  const pattern = spellings(v.base, v.version.split('.')[0] as string, v.version.split('.')[1] as string);
   const words = [
     ...new Set(settings.flatMap((s) => commandWords(s.value, pattern)).map((w) => withDot(w, v, pattern))),
   ];

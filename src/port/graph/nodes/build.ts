@@ -1,5 +1,4 @@
 import { FunctionNode } from '../../../engine/index.ts';
-import type { HeuristicFiring } from '../../../heuristics/index.ts';
 import { portServices } from '../../run/PortServices.ts';
 import type { BuildPlan, ExecutedCommand, FixAttempt, PortState } from '../../state/PortState.ts';
 import { FUNDAMENTAL_BLOCKERS, SANDBOX_LIMIT_CATEGORIES } from '../../state/vocabulary.ts';
@@ -14,7 +13,7 @@ import { installPlanPackages } from './installPlanPackages.ts';
 import { judgeFixUnderTrial } from './judgeFixUnderTrial.ts';
 import { makeError, recordError } from './recordError.ts';
 import { repairAndRestart } from './repairAndRestart.ts';
-import { firingRecords } from './repairWithHeuristics.ts';
+import { recordFiringsInto } from './repairWithHeuristics.ts';
 import { type PhaseFailure, runPlanPhases } from './runPlanPhases.ts';
 
 /** Heuristic repairs one build may apply before it gives the failure to the fixer. */
@@ -88,11 +87,7 @@ export const buildNode = FunctionNode<PortState>({
       });
     }
 
-    const recordFiring = (firing: HeuristicFiring): void => {
-      const records = firingRecords(firing, attempt);
-      fixAttempts.push(records.fixAttempt);
-      executed.push(...records.executed);
-    };
+    const recordFiring = recordFiringsInto(fixAttempts, executed, attempt);
     let repairs = 0;
     const notes: string[] = [];
     for (;;) {

@@ -1,10 +1,10 @@
 import { appendFile } from 'node:fs/promises';
-import { type HeuristicFiring, NOTHING_PROVEN_PHASE } from '../../../heuristics/index.ts';
+import { NOTHING_PROVEN_PHASE } from '../../../heuristics/index.ts';
 import type { Sandbox } from '../../../sandbox/index.ts';
 import type { PortServices } from '../../run/PortServices.ts';
 import type { PortState } from '../../state/PortState.ts';
 import { heuristicContextFor } from './repairAndRestart.ts';
-import { firingRecords, repairWithHeuristics } from './repairWithHeuristics.ts';
+import { recordFiringsInto, repairWithHeuristics } from './repairWithHeuristics.ts';
 
 /**
  * A build that succeeded but proved no riscv64 output, given to the recovery heuristics as a
@@ -25,11 +25,7 @@ export async function repairNothingProven(
   const used: Record<string, number> = { ...state.heuristicsUsed };
   const fixAttempts = [...state.fixAttempts];
   const executed = [...state.executed];
-  const record = (firing: HeuristicFiring): void => {
-    const records = firingRecords(firing, state.attemptCount + 1);
-    fixAttempts.push(records.fixAttempt);
-    executed.push(...records.executed);
-  };
+  const record = recordFiringsInto(fixAttempts, executed, state.attemptCount + 1);
   const current = { plan: state.plan, patches: state.patches };
   const hctx = heuristicContextFor(svc, sandbox, state, current, failure, signal);
   const firing = await repairWithHeuristics(svc.heuristics, hctx, used, record);

@@ -48,3 +48,16 @@ export function firingRecords(
     })),
   };
 }
+
+/** A recorder for repairWithHeuristics that appends each firing's records to these lists. */
+export function recordFiringsInto(
+  fixAttempts: FixAttempt[],
+  executed: ExecutedCommand[],
+  attempt: number,
+): (firing: HeuristicFiring) => void {
+  return (firing) => {
+    const records = firingRecords(firing, attempt);
+    fixAttempts.push(records.fixAttempt);
+    executed.push(...records.executed);
+  };
+}

@@ -73,9 +73,10 @@ export const verifyNode = FunctionNode<PortState>({
           .map((s) => `${s.path}, from ${s.from}`)
           .join('; ')}${moved.length > 3 ? '; …' : ''})`
       : '';
+    const noCompiledCode = nothingToProve(scriptedOf(state)?.compiledSources, facts);
     const verification = {
       verdict: verdict.verdict,
-      reason: `${nothingToProve(scriptedOf(state)?.compiledSources, facts) ?? verdict.reason}${shippedNote}`,
+      reason: `${noCompiledCode ?? verdict.reason}${shippedNote}`,
     };
     const audit = withAudit(state, BuildFixNode.verify, verdict.verdict, verdict.reason);
     if (verdict.foreign.length > 0) {
@@ -96,10 +97,7 @@ export const verifyNode = FunctionNode<PortState>({
         },
       };
     }
-    if (
-      verdict.verdict !== 'verified' &&
-      nothingToProve(scriptedOf(state)?.compiledSources, facts) === null
-    ) {
+    if (verdict.verdict !== 'verified' && noCompiledCode === null) {
       const repaired = await repairNothingProven(svc, sandbox, state, verification.reason, ctx.signal);
       if (repaired)
         return {
