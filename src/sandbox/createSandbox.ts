@@ -1,6 +1,7 @@
 import { adoptImages } from './adoptImages.ts';
 import type { ChrootSandbox } from './chroot/ChrootSandbox.ts';
 import { cleanupStale, createInstance, openInstance } from './chroot/instanceStore.ts';
+import { ensureEmulator } from './emulator/ensureEmulator.ts';
 import { SandboxError } from './errors.ts';
 import { findImages } from './findImages.ts';
 import { DEFAULT_SUITE } from './imageRecipes.ts';
@@ -9,7 +10,7 @@ import { limitsFromEnvironment, type SandboxLimitOverrides } from './limits/Sand
 import { ensureAptLayer } from './packages/aptLayer.ts';
 import { ensureEvidenceLayer } from './proof/evidenceLayer.ts';
 import type { SandboxMode } from './Sandbox.ts';
-import { sandboxPaths } from './sandboxPaths.ts';
+import { type SandboxPaths, sandboxPaths } from './sandboxPaths.ts';
 import { type CreateSshSandboxOptions, createSshSandbox } from './ssh/createSshSandbox.ts';
 import type { SshSandbox } from './ssh/SshSandbox.ts';
 import { readSubordinateIds } from './userns/subordinateIds.ts';
@@ -79,18 +80,44 @@ async function createLocalSandbox(options: CreateSandboxOptions): Promise<Chroot
     throw new SandboxError('sandbox-failed', (error as Error).message);
   }
   await adoptImages(paths, used, ids);
-  const apt = await ensureAptLayer(paths, stack, ids);
+  const emulatorKey = await imagesEmulator(paths, stack, images.tools?.key);
+  const stackWithEmulator = emulatorKey ? { ...stack, emulatorKey } : stack;
+  const apt = await ensureAptLayer(paths, stackWithEmulator, ids);
   const evidence =
     mode === 'native-userland' && options.evidence && layer
-      ? await ensureEvidenceLayer(paths, layer, ids, options.evidence.samplePerMille)
+      ? await ensureEvidenceLayer(paths, layer, ids, {
+          ...(options.evidence.samplePerMille !== undefined
+            ? { samplePerMille: options.evidence.samplePerMille }
+            : {}),
+          // qemu-user 10 hands its guest the environment in order; the host's 7.2 reverses it
+          twinEnvironment: emulatorKey ? 'same' : 'reversed',
+        })
       : undefined;
   return createInstance(paths, {
-    ...stack,
+    ...stackWithEmulator,
     lowerKeys: [apt.key, ...(evidence ? [evidence.key] : []), ...stack.lowerKeys],
     ...(options.env ? { env: options.env } : {}),
     ...(Object.keys(limits).length > 0 ? { limits } : {}),
     keep: options.keep ?? false,
   });
+}
+
+/**
+ * The key of the emulator the instance's own binfmt_misc registers (emulator/ensureEmulator.ts):
+ * the one of the mode's tools tree, or in emulated mode of the accelerated one. Undefined when
+ * there is none to be had: the instance then runs its riscv64 programs under the host's qemu.
+ */
+async function imagesEmulator(
+  paths: SandboxPaths,
+  stack: { toolsKey?: string; mirror?: string },
+  acceleratedToolsKey: string | undefined,
+): Promise<string | undefined> {
+  const toolsKey = stack.toolsKey ?? acceleratedToolsKey;
+  const emulator = await ensureEmulator(paths, {
+    ...(toolsKey ? { toolsKey } : {}),
+    ...(stack.mirror ? { mirror: stack.mirror } : {}),
+  }).catch((error: Error) => ({ refused: error.message }));
+  return 'key' in emulator ? emulator.key : undefined;
 }
 
 /** An existing (kept) instance by id. */

@@ -4,6 +4,8 @@ import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { writeJsonAtomic } from '../../fs/index.ts';
 import { runProcess } from '../../process/runProcess.ts';
+import { EMULATOR_CPU } from '../emulator/binfmtRegistration.ts';
+import { EMULATOR_PROGRAM } from '../emulator/ensureEmulator.ts';
 import { SandboxError } from '../errors.ts';
 import { readFileOverRun, writeFileOverRun } from '../filesOverRun.ts';
 import { type CgroupPlacement, createCgroupPlacement } from '../limits/cgroupLimits.ts';
@@ -108,7 +110,7 @@ export class ChrootSandbox implements Sandbox {
     command: readonly string[],
     options: { cwd?: string; network?: boolean; env?: Record<string, string> } = {},
   ): string[] {
-    const env = { ...SANDBOX_BASE_ENV, ...this.record.env, ...options.env };
+    const env = { ...this.baseEnv(), ...this.record.env, ...options.env };
     return instanceCommand(
       this.mounts(options.network ?? false),
       options.cwd ?? SANDBOX_WORKSPACE,
@@ -308,6 +310,13 @@ export class ChrootSandbox implements Sandbox {
     });
   }
 
+  /** SANDBOX_BASE_ENV, and under the images' emulator the CPU model it runs. */
+  private baseEnv(): Record<string, string> {
+    return this.record.emulatorKey
+      ? { ...SANDBOX_BASE_ENV, QEMU_CPU: EMULATOR_CPU }
+      : { ...SANDBOX_BASE_ENV };
+  }
+
   private ids(): SubordinateIds {
     this.subordinateIds ??= readSubordinateIds();
     return this.subordinateIds;
@@ -324,16 +333,25 @@ export class ChrootSandbox implements Sandbox {
     const tree = (key: string) => realpathSync(join(this.paths.image(key), 'tree'));
     const lowerDirs = this.record.lowerKeys.map(tree);
     const nativeTree = this.record.toolsKey ? tree(this.record.toolsKey) : undefined;
+    const emulatorDir = this.record.emulatorKey
+      ? realpathSync(this.paths.image(this.record.emulatorKey))
+      : undefined;
     const dir = realpathSync(this.layout.dir);
     return {
       enterProgram: enterProgram(this.paths.bin),
-      viewRoots: [...lowerDirs, ...(nativeTree ? [nativeTree] : []), dir],
+      viewRoots: [
+        ...lowerDirs,
+        ...(nativeTree ? [nativeTree] : []),
+        ...(emulatorDir ? [emulatorDir] : []),
+        dir,
+      ],
       lowerDirs,
       upperDir: join(dir, 'upper'),
       workDir: join(dir, 'work'),
       mergedDir: join(dir, 'merged'),
       workspace: join(dir, 'build'),
       ...(nativeTree ? { nativeTree } : {}),
+      ...(emulatorDir ? { emulator: join(emulatorDir, EMULATOR_PROGRAM) } : {}),
       network,
       ids: this.ids(),
       ...(transfer ? { transfer: { in: join(dir, 'transfer-in'), out: join(dir, 'transfer-out') } } : {}),
@@ -346,7 +364,7 @@ export class ChrootSandbox implements Sandbox {
   ): Promise<SandboxRunResult> {
     const argv = typeof command === 'string' ? ['/bin/sh', '-c', command] : [...command];
     if (argv.length === 0 || !argv[0]) throw new SandboxError('sandbox-failed', 'empty command');
-    const env = { ...SANDBOX_BASE_ENV, ...this.record.env, ...options.env };
+    const env = { ...this.baseEnv(), ...this.record.env, ...options.env };
     const limits = resolveLimits(this.record.limits);
     const cgroups = await createCgroupPlacement(`${this.id}-${++this.runCount}`, limits.resources);
     const mounts = {

@@ -9,6 +9,11 @@ export interface InstanceRecord {
   lowerKeys: string[];
   /** The tools tree mounted at /native (accelerated and native-userland modes). */
   toolsKey?: string;
+  /**
+   * The images' emulator (emulator/ensureEmulator.ts) the instance's own binfmt_misc registers;
+   * absent: riscv64 programs run under the host's registration.
+   */
+  emulatorKey?: string;
   /** Added to every command's environment before the caller's (a proof run's SOURCE_DATE_EPOCH). */
   env?: Record<string, string>;
   /** The Debian archive the rootfs came from: package downloads for the instance come only from it. */

@@ -1,4 +1,5 @@
 import { shellQuote } from '../../process/shellQuote.ts';
+import { registrationLine } from '../emulator/binfmtRegistration.ts';
 import type { CgroupPlacement } from '../limits/cgroupLimits.ts';
 import { bindViewLines, ENTER_FD, openViewScript, viewPath, viewsHolding } from '../userns/namespaceView.ts';
 import type { SubordinateIds } from '../userns/subordinateIds.ts';
@@ -31,6 +32,12 @@ export interface InstanceMounts {
   workspace: string;
   /** Host tree bind-mounted read-only at /native (accelerated mode). */
   nativeTree?: string;
+  /**
+   * The host path (inside a view root) of the riscv64 emulator that the instance's own
+   * binfmt_misc registers (emulator/binfmtRegistration.ts); without it, riscv64 programs run under
+   * the host's registration.
+   */
+  emulator?: string;
   /**
    * The host's network namespace (with a read-only resolv.conf); otherwise an empty one. Only
    * for a person's interactive `sandbox exec --network`: no build command ever gets it.
@@ -142,6 +149,7 @@ export function instanceEnterScript(m: InstanceMounts): string {
     `mount --bind ${M}/proc/sys ${M}/proc/sys`,
     `mount -o remount,bind,ro ${M}/proc/sys`,
     `if [ -e ${M}/proc/sysrq-trigger ]; then mount --bind /dev/null ${M}/proc/sysrq-trigger; fi`,
+    ...emulatorLines(m, M),
     `mount -t tmpfs -o nosuid,noexec,mode=0755,size=16m devtmp ${M}/dev`,
     `for d in ${DEVICES.join(' ')}; do : > ${M}/dev/$d; mount --bind /dev/$d ${M}/dev/$d; done`,
     `mkdir ${M}/dev/pts ${M}/dev/shm`,
@@ -184,6 +192,21 @@ export function instanceEnterScript(m: InstanceMounts): string {
     `exec /proc/self/fd/${ENTER_FD} ${M} "$cwd" ${capabilityList(KEPT_CAPABILITIES)} "$@"`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The instance's own binfmt_misc (Linux 6.7 and later mount one per user namespace) with the
+ * images' emulator registered, then made read-only: a build can neither register an interpreter
+ * nor switch this one off, and the host's registrations do not apply inside.
+ */
+function emulatorLines(m: InstanceMounts, M: string): string[] {
+  if (!m.emulator) return [];
+  const binfmt = `${M}/proc/sys/fs/binfmt_misc`;
+  return [
+    `mount -t binfmt_misc -o nosuid,nodev,noexec binfmt_misc ${binfmt}`,
+    `printf '%s' ${shellQuote(registrationLine(viewPath(m.viewRoots, m.emulator)))} > ${binfmt}/register`,
+    `mount -o remount,bind,ro,nosuid,nodev,noexec ${binfmt}`,
+  ];
 }
 
 /** The views an instance writes: the one of its own folder (upper, work, workspace, transfer). */

@@ -53,7 +53,7 @@ export interface AptLayer {
 }
 
 /** The stack of image layers an instance is made of, and how it runs. */
-export type LayerStack = Pick<NewInstance, 'mode' | 'lowerKeys' | 'toolsKey' | 'mirror'>;
+export type LayerStack = Pick<NewInstance, 'mode' | 'lowerKeys' | 'toolsKey' | 'mirror' | 'emulatorKey'>;
 
 /**
  * The apt layer of a stack: apt's binary caches of the stack's package lists and dpkg status,

@@ -51,11 +51,13 @@ export async function ensureEvidenceLayer(
   paths: SandboxPaths,
   native: ImageRecord,
   ids: SubordinateIds,
-  samplePerMille = DEFAULT_SAMPLE_PER_MILLE,
+  options: { samplePerMille?: number; twinEnvironment?: 'same' | 'reversed' } = {},
 ): Promise<EvidenceLayer> {
+  const samplePerMille = options.samplePerMille ?? DEFAULT_SAMPLE_PER_MILLE;
   const source = await readFile(RECORDER_SOURCE, 'utf8');
-  // the twins run under qemu-user (binfmt_misc), which reverses the environment it hands over
-  const rules = renderRules({ samplePerMille, twinEnvironment: 'reversed' });
+  // the twins run under qemu-user (binfmt_misc): the host's 7.2 reverses the environment it
+  // hands over, the images' own emulator (qemu-user 10) keeps its order
+  const rules = renderRules({ samplePerMille, twinEnvironment: options.twinEnvironment ?? 'reversed' });
   const compiler = staticCompiler();
   if (!compiler)
     throw new SandboxError('host-not-ready', 'no C compiler for the native-userland recorder', {
