@@ -23,7 +23,11 @@ const PLAIN_NAME = /^[A-Za-z0-9_.+@~-]+$/;
  * is what a patch cannot carry safely: symbolic links (never followed), binary and oversized
  * files, names that need quoting. Files are read confined to the folder, through no link.
  */
-export function packagingPatch(dir: string): PackagingPatch {
+export function packagingPatch(
+  dir: string,
+  /** Files (by path under debian/) whose text goes into the patch rewritten. */
+  rewrite: Readonly<Record<string, (text: string) => string>> = {},
+): PackagingPatch {
   const files: string[] = [];
   const leftOut: PackagingPatch['leftOut'] = [];
   const parts: string[] = [];
@@ -45,7 +49,7 @@ export function packagingPatch(dir: string): PackagingPatch {
       } else if (files.length >= MAX_FILES) {
         leftOut.push({ path, reason: `more than ${MAX_FILES} files` });
       } else {
-        const added = fileDiff(dir, path);
+        const added = fileDiff(dir, path, rewrite[path]);
         if ('reason' in added) leftOut.push({ path, reason: added.reason });
         else {
           files.push(path);
@@ -58,7 +62,11 @@ export function packagingPatch(dir: string): PackagingPatch {
   return { diff: parts.join(''), files, leftOut };
 }
 
-function fileDiff(dir: string, path: string): { diff: string } | { reason: string } {
+function fileDiff(
+  dir: string,
+  path: string,
+  rewrite?: (text: string) => string,
+): { diff: string } | { reason: string } {
   let data: Buffer;
   try {
     data = readFileConfined(dir, path, { maxBytes: MAX_FILE_BYTES });
@@ -67,7 +75,7 @@ function fileDiff(dir: string, path: string): { diff: string } | { reason: strin
   }
   if (data.length === 0) return { reason: 'empty' };
   if (data.includes(0)) return { reason: 'binary' };
-  const text = data.toString('utf8');
+  const text = rewrite ? rewrite(data.toString('utf8')) : data.toString('utf8');
   const endsWithNewline = text.endsWith('\n');
   const lines = (endsWithNewline ? text.slice(0, -1) : text).split('\n');
   const mode = lstatSync(join(dir, path)).mode & 0o111 ? '100755' : '100644';

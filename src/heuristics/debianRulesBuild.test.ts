@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DebianKnowledge } from '../port/state/PortState.ts';
@@ -63,6 +63,21 @@ describe('debian-rules-build', () => {
     // named as rvport names a port's patches (build.sh and replay take only such names)
     expect(outcome.patches?.map((p) => p.name)).toEqual(['0001-packaging-from-debian.patch']);
     expect(outcome.patches?.[0]?.diff).toContain('+++ b/debian/rules');
+  });
+
+  it('adds riscv64 to the architectures of the packages Debian builds for a list without it', async () => {
+    const restricted = `${control}\nPackage: demo\nArchitecture: amd64 arm64 i386\n\nPackage: demo-doc\nArchitecture: all\n`;
+    const t = withPackaging({ control: restricted, rules: '#!/usr/bin/make -f\n%:\n\tdh $@\n' });
+    const outcome = await debianRulesBuild.apply(
+      t.ctx,
+      (await debianRulesBuild.match(t.ctx)) as HeuristicMatch,
+    );
+    const diff = outcome.patches?.[0]?.diff ?? '';
+    expect(diff).toContain('+Architecture: amd64 arm64 i386 riscv64\n');
+    expect(diff).toContain('+Architecture: all\n');
+    expect(outcome.description).toContain('riscv64 added to the architectures of demo');
+    // the kept packaging itself is not changed
+    expect(readFileSync(join(t.workspace, 'packaging', 'control'), 'utf8')).toBe(restricted);
   });
 
   it('stays out of sources without packaging, trees with a debian/ of their own, and its own plan', async () => {

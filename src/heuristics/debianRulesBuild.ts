@@ -1,3 +1,4 @@
+import { addRiscv64Architecture } from '../debian/addRiscv64Architecture.ts';
 import { archDependentBinaries } from '../debian/archDependentBinaries.ts';
 import { dhInternalOptions, dhSequenceOptions } from '../debian/dhSequenceOptions.ts';
 import { packagingPatch } from '../debian/packagingPatch.ts';
@@ -134,17 +135,28 @@ export function debianBuildFromPackaging(
   } catch (error) {
     return { refused: `debian/control: ${(error as Error).message}` };
   }
-  const patch = packagingPatch(dir);
+  // the packages Debian builds for a list of architectures without riscv64 are built here too
+  let gained: string[] = [];
+  const patch = packagingPatch(dir, {
+    control: (text) => {
+      const added = addRiscv64Architecture(text);
+      gained = added.packages;
+      return added.control;
+    },
+  });
   if (!patch.files.includes('rules')) return { refused: 'the packaging has no usable debian/rules' };
   const plan = debianRulesPlan(base, tools, dhSequenceOptions(readRules(dir)));
   const name = patchFileName(patchCount, PACKAGING_PATCH_SUMMARY);
+  const riscv = gained.length
+    ? `, with riscv64 added to the architectures of ${gained.join(', ')} in its debian/control (Debian does not build ${gained.length === 1 ? 'it' : 'them'} for riscv64)`
+    : '';
   const left = patch.leftOut.length
     ? `; left out of it: ${patch.leftOut.map((l) => `debian/${l.path} (${l.reason})`).join(', ')}`
     : '';
   return {
     plan,
     patch: { name, diff: patch.diff },
-    description: `build with Debian's own debian/rules (build-arch, then dh_auto_test as the test step); the packaging (${patch.files.length} files, without debian/patches) goes in as ${name}${left}`,
+    description: `build with Debian's own debian/rules (build-arch, then dh_auto_test as the test step); the packaging (${patch.files.length} files, without debian/patches) goes in as ${name}${riscv}${left}`,
   };
 }
 
