@@ -28,6 +28,7 @@ import { includeCstdint } from './includeCstdint.ts';
 import { includeNamedHeader } from './includeNamedHeader.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
 import { linkNamedLibrary } from './linkNamedLibrary.ts';
+import { makefilePlatformVariable } from './makefilePlatformVariable.ts';
 import { mcmodelMedany } from './mcmodelMedany.ts';
 import { mesonMissingDependency } from './mesonMissingDependency.ts';
 import { mesonWrapDownload } from './mesonWrapDownload.ts';
@@ -80,6 +81,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   missingBuildTool,
   // a versioned command in another system's spelling (lua53): the makefile's settings in Debian's
   versionedDependencySpelling,
+  // an include of one configuration file per platform, by a variable nobody set (Make.$(CONF))
+  makefilePlatformVariable,
   missingCompiler,
   pythonImpShim,
   pythonModulePackage,
