@@ -77,4 +77,18 @@ describe('classifyError on GCC in a UTF-8 locale', () => {
     const fixture = readFileSync(new URL('../../heuristics/fixtures/x86-flag.txt', import.meta.url), 'utf8');
     expect(classifyError(fixture).category).toBe('ARCHITECTURE');
   });
+
+  it("reads configure's refusal of riscv64 as ARCHITECTURE_IMPOSSIBLE, not a configuration to mend", () => {
+    // kexec-tools 2.0.29's configure (Debian trixie), in the sandbox
+    const output = [
+      'checking host system type... riscv64-unknown-linux-gnu',
+      'checking target system type... riscv64-unknown-linux-gnu',
+      'configure: error: unsupported architecture riscv64',
+    ].join('\n');
+    expect(classifyError(output).category).toBe('ARCHITECTURE_IMPOSSIBLE');
+    expect(classifyError('configure: error: riscv64 is not supported yet').category).toBe(
+      'ARCHITECTURE_IMPOSSIBLE',
+    );
+    expect(classifyError('configure: error: libfoo not found').category).not.toBe('ARCHITECTURE_IMPOSSIBLE');
+  });
 });

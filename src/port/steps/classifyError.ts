@@ -22,7 +22,7 @@ const RULES: readonly CategoryRule[] = [
   {
     category: 'ARCHITECTURE_IMPOSSIBLE',
     pattern:
-      /#error.*(no support for this architecture|unsupported architecture|architecture not supported|not supported on this (architecture|platform)|unknown architecture)|(target|architecture) .*is not supported by this (program|library)|no supported (vectori[sz]ation|simd)( (instruction set|support|found))?\b/i,
+      /#error.*(no support for this architecture|unsupported architecture|architecture not supported|not supported on this (architecture|platform)|unknown architecture)|(target|architecture) .*is not supported by this (program|library)|no supported (vectori[sz]ation|simd)( (instruction set|support|found))?\b|configure: error: (unsupported|unknown) (host )?(architecture|cpu)\b[^\n]*riscv|configure: error: [^\n]*riscv\w*[^\n]* (is )?not supported/i,
   },
   {
     // a part of the source the release or the checkout does not have (automake names it)
