@@ -19,6 +19,7 @@ import { disableDownloadingOption } from './disableDownloadingOption.ts';
 import { disableExamples } from './disableExamples.ts';
 import { disableX86Options } from './disableX86Options.ts';
 import { dropUnsupportedCompilerFlags } from './dropUnsupportedCompilerFlags.ts';
+import { enableMaintainerMode } from './enableMaintainerMode.ts';
 import { externErrno } from './externErrno.ts';
 import { fetchContentFromDebian } from './fetchContentFromDebian.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
@@ -83,6 +84,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   versionedDependencySpelling,
   // an include of one configuration file per platform, by a variable nobody set (Make.$(CONF))
   makefilePlatformVariable,
+  // a release without what maintainer mode generates, when the build says so itself
+  enableMaintainerMode,
   missingCompiler,
   pythonImpShim,
   pythonModulePackage,
