@@ -25,15 +25,22 @@ const boxes: ChrootSandbox[] = [];
 
 beforeAll(async () => {
   await provisionedImages();
-  boxes.push(await createSandbox({ mode: 'accelerated' }), await createSandbox({ mode: 'emulated' }));
+  boxes.push(
+    await createSandbox({ mode: 'accelerated' }),
+    await createSandbox({ mode: 'emulated' }),
+    // the tallest stack: apt, evidence and native layers over the rootfs, and the tools tree
+    await createSandbox({ mode: 'native-userland', evidence: {} }),
+  );
 }, PROVISION_TIMEOUT_MS);
 
 afterAll(async () => {
   for (const box of boxes) await box.destroy();
 });
 
-describe.each(['accelerated', 'emulated'] as const)('the images’ emulator, in %s mode', (mode) => {
-  const box = () => boxes[mode === 'accelerated' ? 0 : 1] as ChrootSandbox;
+const MODES = ['accelerated', 'emulated', 'native-userland'] as const;
+
+describe.each(MODES)('the images’ emulator, in %s mode', (mode) => {
+  const box = () => boxes[MODES.indexOf(mode)] as ChrootSandbox;
 
   it('runs riscv64 programs under the instance’s own binfmt_misc entry, as the base RV64GC model', async () => {
     const entry = await box().run(['cat', ENTRY]);

@@ -5,7 +5,6 @@ import { basename, join } from 'node:path';
 import { writeJsonAtomic } from '../../fs/index.ts';
 import { runProcess } from '../../process/runProcess.ts';
 import { EMULATOR_CPU } from '../emulator/binfmtRegistration.ts';
-import { EMULATOR_PROGRAM } from '../emulator/ensureEmulator.ts';
 import { SandboxError } from '../errors.ts';
 import { readFileOverRun, writeFileOverRun } from '../filesOverRun.ts';
 import { type CgroupPlacement, createCgroupPlacement } from '../limits/cgroupLimits.ts';
@@ -31,7 +30,7 @@ import { readSubordinateIds, type SubordinateIds } from '../userns/subordinateId
 import { giveToSandboxRoot, runAsTreeOwner } from '../userns/treeOwner.ts';
 import { copyOutTree } from './copyOutTree.ts';
 import { enterProgram } from './enterProgram.ts';
-import { INSTANCE_RECORD, type InstanceRecord } from './InstanceRecord.ts';
+import { INSTANCE_EMULATOR, INSTANCE_RECORD, type InstanceRecord } from './InstanceRecord.ts';
 import {
   type InstanceMounts,
   instanceCommand,
@@ -333,25 +332,18 @@ export class ChrootSandbox implements Sandbox {
     const tree = (key: string) => realpathSync(join(this.paths.image(key), 'tree'));
     const lowerDirs = this.record.lowerKeys.map(tree);
     const nativeTree = this.record.toolsKey ? tree(this.record.toolsKey) : undefined;
-    const emulatorDir = this.record.emulatorKey
-      ? realpathSync(this.paths.image(this.record.emulatorKey))
-      : undefined;
     const dir = realpathSync(this.layout.dir);
     return {
       enterProgram: enterProgram(this.paths.bin),
-      viewRoots: [
-        ...lowerDirs,
-        ...(nativeTree ? [nativeTree] : []),
-        ...(emulatorDir ? [emulatorDir] : []),
-        dir,
-      ],
+      viewRoots: [...lowerDirs, ...(nativeTree ? [nativeTree] : []), dir],
       lowerDirs,
       upperDir: join(dir, 'upper'),
       workDir: join(dir, 'work'),
       mergedDir: join(dir, 'merged'),
       workspace: join(dir, 'build'),
       ...(nativeTree ? { nativeTree } : {}),
-      ...(emulatorDir ? { emulator: join(emulatorDir, EMULATOR_PROGRAM) } : {}),
+      // the instance's link to the images' emulator (instanceStore.ts): no view of its own
+      ...(this.record.emulatorKey ? { emulator: join(dir, INSTANCE_EMULATOR) } : {}),
       network,
       ids: this.ids(),
       ...(transfer ? { transfer: { in: join(dir, 'transfer-in'), out: join(dir, 'transfer-out') } } : {}),

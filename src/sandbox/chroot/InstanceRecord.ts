@@ -29,3 +29,8 @@ export interface InstanceRecord {
 }
 
 export const INSTANCE_RECORD = 'instance.json';
+/**
+ * The images' emulator in the instance's folder (a hard link, else a copy): the view of that folder
+ * reaches it, since a shell has no descriptor for a view of its own past the six there are.
+ */
+export const INSTANCE_EMULATOR = 'emulator/qemu-riscv64';

@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readdir, readFile } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdir, readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { writeJsonAtomic } from '../../fs/index.ts';
 import { isProcessAlive } from '../../process/isProcessAlive.ts';
 import { assertImagesIntact } from '../checkImages.ts';
+import { emulatorProgram } from '../emulator/ensureEmulator.ts';
 import { SandboxError } from '../errors.ts';
 import { detachMountsUnder, removeTree } from '../removeTree.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
 import { readSubordinateIds } from '../userns/subordinateIds.ts';
 import { giveToSandboxRoot } from '../userns/treeOwner.ts';
 import { ChrootSandbox, instanceLayout } from './ChrootSandbox.ts';
-import type { InstanceRecord } from './InstanceRecord.ts';
+import { INSTANCE_EMULATOR, type InstanceRecord } from './InstanceRecord.ts';
 import { MERGED_USR_UPPER, writeUpperEntries } from './mergedUsrUpper.ts';
 
 export type NewInstance = Omit<InstanceRecord, 'id' | 'createdAt' | 'snapshots' | 'ownerPid'> & {
@@ -31,6 +33,7 @@ export async function createInstance(paths: SandboxPaths, spec: NewInstance): Pr
   // (why here and not in the layers: mergedUsrUpper.ts); handed to the sandbox's root below
   if (spec.toolsKey) await writeUpperEntries(layout.upper, MERGED_USR_UPPER);
   await giveToSandboxRoot(ids, [layout.upper, layout.work, layout.workspace, layout.transferOut]);
+  if (spec.emulatorKey) await placeEmulator(paths, spec.emulatorKey, layout.dir);
   const record: InstanceRecord = {
     ...spec,
     id,
@@ -122,4 +125,21 @@ export async function cleanupStale(paths: SandboxPaths): Promise<CleanupReport> 
     }
   }
   return report;
+}
+
+/**
+ * The images' emulator at INSTANCE_EMULATOR: a hard link to it (a copy across file systems), owned
+ * by the host user as the image is, so no id of the sandbox can change it; nothing inside reaches
+ * the instance's folder but its upper layer, workspace and transfer folders.
+ */
+async function placeEmulator(paths: SandboxPaths, key: string, dir: string): Promise<void> {
+  const target = join(dir, INSTANCE_EMULATOR);
+  await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+  await chmod(dirname(target), 0o755);
+  const program = emulatorProgram(paths, key);
+  await link(program, target).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EXDEV') throw error;
+    await copyFile(program, target);
+    await chmod(target, 0o755);
+  });
 }
