@@ -74,6 +74,7 @@ async function platformChoice(ctx: HeuristicContext): Promise<PlatformChoice | n
     const folder = posix.dirname(makefile);
     const names = await filesIn(ctx, folder);
     const values = names
+      .filter((n) => n !== posix.basename(makefile))
       .filter((n) => n.startsWith(prefix) && n.endsWith(suffix) && n.length > prefix.length + suffix.length)
       .map((n) => n.slice(prefix.length, n.length - suffix.length))
       .filter((v) => VALUE.test(v));
