@@ -37,7 +37,7 @@ describe('makefile-platform-variable', () => {
     const match = (await makefilePlatformVariable.match(t.ctx)) as HeuristicMatch;
     expect(match.key).toBe('platform-variable:CONF=unix');
     expect(match.reason).toContain('Make.unix');
-    expect(match.reason).not.toContain('Make.config');
+    expect(match.reason).not.toContain('has Make.android, Make.config');
     const outcome = await makefilePlatformVariable.apply(t.ctx, match);
     expect(outcome.applied).toBe(true);
     expect(outcome.plan?.phases.map((p) => p.commands[0])).toEqual([
