@@ -37,3 +37,51 @@ describe('include-cstdint', () => {
     }
   });
 });
+
+// gfan 0.7 (Debian trixie): its Makefile compiles C++ with its own CFLAGS, never CXXFLAGS
+const GFAN_MAKEFILE = `CC          = $(PREFIX)gcc
+CXX         = $(PREFIX)g++
+OPTFLAGS    =  -DGMPRATIONAL -Wuninitialized -O3
+CFLAGS	  = $(OPTFLAGS) $(GPROFFLAG) -g $(CDDDEFINE_PREFIX) -std=c++2a #-pedantic
+%.o: %.cpp
+	$(CXX) $(CFLAGS) -c $< -o $(patsubst %.cpp,%.o,$<)
+`;
+
+describe('include-cstdint in a plain makefile that sets its own flags', () => {
+  const makePlan = {
+    buildSystem: 'make',
+    dir: '.',
+    phases: [{ name: 'build' as const, commands: ['make -j"$(nproc)"'] }],
+    packages: [],
+    expectedArtifacts: [],
+    origin: 'default' as const,
+  };
+
+  it('reads std::int32_t and gives make a compiler that includes <cstdint>', async () => {
+    const t = heuristicContext(fixture('cxx-std-int32'), {
+      plan: makePlan,
+      failure: { phase: 'build', command: 'make -j"$(nproc)"' },
+    });
+    t.src('Makefile', GFAN_MAKEFILE);
+    const match = await includeCstdint.match(t.ctx);
+    expect(match?.reason).toContain('‘std::int32_t’ has not been declared');
+    const outcome = await includeCstdint.apply(t.ctx, match as HeuristicMatch);
+    expect(outcome.plan?.phases[0]?.commands).toEqual([`make -j"$(nproc)" CXX='g++ -include cstdint'`]);
+  });
+
+  it('leaves make alone where CXXFLAGS reaches, and a compiler that is not GCC', async () => {
+    for (const makefile of [
+      'CXXFLAGS ?= -O2\n%.o: %.cc\n\t$(CXX) $(CXXFLAGS) -c $<\n',
+      'CXX = clang++\nCXXFLAGS = -O2\n',
+    ]) {
+      const t = heuristicContext(fixture('cxx-std-int32'), {
+        plan: makePlan,
+        failure: { phase: 'build', command: 'make -j"$(nproc)"' },
+      });
+      t.src('Makefile', makefile);
+      const outcome = await includeCstdint.apply(t.ctx, { key: 'cstdint', reason: '' });
+      expect(outcome.plan?.phases[0]?.commands).toEqual(['make -j"$(nproc)"']);
+      expect(outcome.plan?.env?.CXXFLAGS).toContain('-include cstdint');
+    }
+  });
+});

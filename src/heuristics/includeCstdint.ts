@@ -1,3 +1,4 @@
+import { compilerSettingFor, firstMakefile, withMakeVariables } from './makeCommandLine.ts';
 import { withCompilerFlag } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
@@ -8,9 +9,11 @@ import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
  * GCC's porting notes and distributions did for old code.
  */
 const FIXED_WIDTH =
-  /error: ['‘]u?int(8|16|32|64|ptr|max)_t['’] (has not been declared|does not name a type|was not declared in this scope|is not a member of ['‘]std['’])/;
+  /error: ['‘](?:std::)?u?int(8|16|32|64|ptr|max)_t['’] (has not been declared|does not name a type|was not declared in this scope|is not a member of ['‘]std['’])/;
 /** The file is C++ (the same words in C mean a missing <stdint.h>, which this does not fix). */
 const CXX_FILE = /\.(cc|cpp|cxx|c\+\+|hh|hpp|hxx|h|C|H)(:\d+)+: error:/;
+
+const FLAG = '-include cstdint';
 
 export const includeCstdint: RecoveryHeuristic = {
   name: 'include-cstdint',
@@ -22,12 +25,17 @@ export const includeCstdint: RecoveryHeuristic = {
     return { key: 'cstdint', reason: `C++ without <cstdint>: ${line.trim()}` };
   },
   async apply(ctx) {
-    const plan = withCompilerFlag(ctx.plan, ['CXXFLAGS'], '-include cstdint');
+    const plan = withCompilerFlag(ctx.plan, ['CXXFLAGS'], FLAG);
+    // a plain makefile that sets its own flags does not read CXXFLAGS from the environment
+    const makefile = ctx.plan.buildSystem === 'make' ? await firstMakefile(ctx) : null;
+    const setting = makefile ? compilerSettingFor(makefile.text, 'CXX', FLAG) : undefined;
     return {
       applied: true,
-      description: 'build with CXXFLAGS including -include cstdint',
+      description: setting
+        ? `build with CXXFLAGS including ${FLAG}, and make with ${setting} (${makefile?.name} sets its own flags)`
+        : `build with CXXFLAGS including ${FLAG}`,
       commands: [],
-      plan,
+      plan: setting ? withMakeVariables(plan, [setting]) : plan,
     };
   },
 };

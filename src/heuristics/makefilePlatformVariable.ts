@@ -1,6 +1,6 @@
 import { readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
-import { mapCommands } from './planEdits.ts';
+import { MAKE_COMMAND, withMakeVariables } from './makeCommandLine.ts';
 import type { HeuristicContext, RecoveryHeuristic } from './RecoveryHeuristic.ts';
 import { readTreeFile } from './readTreeFile.ts';
 
@@ -8,8 +8,6 @@ import { readTreeFile } from './readTreeFile.ts';
 const MISSING_INCLUDE = /^([^\s:]+):(\d+): (\S+): No such file or directory$/m;
 /** The last path part of an include, with one variable in it: `Make.$(CONF)`, `config.${OS}.mk`. */
 const ONE_VARIABLE = /^([^$]*)\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]([^$]*)$/;
-/** A plan command that runs make, which takes variables on its command line. */
-const MAKE_COMMAND = /^make(\s|$)/;
 /** The names a tree gives the configuration of a GNU/Linux system, best first. */
 const PLATFORM_NAMES = ['linux', 'Linux', 'unix', 'posix', 'gnu', 'linux-gnu', 'gcc'];
 const VALUE = /^[A-Za-z0-9_.+-]+$/;
@@ -50,7 +48,7 @@ export const makefilePlatformVariable: RecoveryHeuristic = {
       applied: true,
       description: `make runs with ${setting} (${choice.makefile} includes the per-platform file ${choice.variable} names)`,
       commands: [],
-      plan: mapCommands(ctx.plan, (c) => (MAKE_COMMAND.test(c.trim()) ? `${c} ${setting}` : c)),
+      plan: withMakeVariables(ctx.plan, [setting]),
     };
   },
 };

@@ -1,7 +1,6 @@
 import { shellQuote } from '../process/shellQuote.ts';
-import { mapCommands } from './planEdits.ts';
+import { firstMakefile, MAKE_COMMAND, withMakeVariables } from './makeCommandLine.ts';
 import type { HeuristicContext, RecoveryHeuristic } from './RecoveryHeuristic.ts';
-import { readTreeFile } from './readTreeFile.ts';
 
 /**
  * A versioned command the build runs under another system's spelling, missing here: `lua53`,
@@ -12,9 +11,6 @@ const MISSING_VERSIONED =
   /(?:^|[\s:'"`])([a-z][a-z_]*?[a-z])(\d)(\d{1,2}): (?:No such file or directory|(?:command )?not found)/m;
 /** An assignment of a makefile: NAME ?= value (also =, :=, ::=), not in a recipe. */
 const ASSIGNMENT = /^(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*(\?=|::=|:=|=)[ \t]*(.*?)[ \t]*$/gm;
-const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'];
-/** A plan command that runs make, which takes variables on its command line. */
-const MAKE_COMMAND = /^make(\s|$)/;
 
 interface Versioned {
   /** As the build spells it: lua53. */
@@ -72,7 +68,7 @@ export const versionedDependencySpelling: RecoveryHeuristic = {
         description: `no setting of ${makefile.name} names ${versioned.missing} in a spelling the sandbox has`,
         commands: [],
       };
-    const plan = mapCommands(ctx.plan, (c) => (MAKE_COMMAND.test(c.trim()) ? `${c} ${set.join(' ')}` : c));
+    const plan = withMakeVariables(ctx.plan, set);
     return {
       applied: true,
       description: `make runs with ${set.join(' ')} (${makefile.name} names ${versioned.missing}, Debian's is ${base}${versioned.version})`,
@@ -81,14 +77,6 @@ export const versionedDependencySpelling: RecoveryHeuristic = {
     };
   },
 };
-
-async function firstMakefile(ctx: HeuristicContext): Promise<{ name: string; text: string } | null> {
-  for (const name of MAKEFILES) {
-    const text = await readTreeFile(ctx, name);
-    if (text !== null) return { name, text };
-  }
-  return null;
-}
 
 interface SandboxAnswers {
   /** Command name → whether the sandbox has it. */
