@@ -13,6 +13,7 @@ export {
   openSandbox,
 } from './createSandbox.ts';
 export { createX86Sandbox } from './createX86Sandbox.ts';
+export { emulatorStatus } from './emulator/ensureEmulator.ts';
 export { isSandboxError, SandboxError, type SandboxErrorCode } from './errors.ts';
 export {
   findImages,

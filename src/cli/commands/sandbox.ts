@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import {
   cleanupStale,
   createSandbox,
+  emulatorStatus,
   evaluateHost,
   findImages,
   fixCommands,
@@ -304,6 +305,7 @@ async function sandboxStatus(suite: string) {
         .map(([name]) => name),
       otherLayers: proofs.length - current.length,
     },
+    emulator: await emulatorStatus(paths, keys.tools),
     images: (await listImages(paths)).map(imageSummary),
     instances: await listInstances(paths),
     binfmt: facts.binfmt,
@@ -320,6 +322,7 @@ function formatStatus(status: Awaited<ReturnType<typeof sandboxStatus>>): string
     `accelerated mode: ${status.modes.accelerated}`,
     `native-userland mode: ${status.modes['native-userland']}`,
     `differential tests (x86_64 build root): ${status.differential}`,
+    `riscv64 programs run under: ${status.emulator}`,
     `native-userland proofs for these layers: identical for ${status.proofs.identical.join(', ') || 'no package'}; different for ${status.proofs.different.join(', ') || 'no package'}${status.proofs.unused.length ? `; not used (no source tree, or the port was not verified): ${status.proofs.unused.join(', ')}` : ''}${status.proofs.otherLayers ? `; ${status.proofs.otherLayers} made with other layers` : ''}`,
   );
   lines.push('images:');

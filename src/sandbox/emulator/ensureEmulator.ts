@@ -8,7 +8,7 @@ import { imageTree } from '../imageStore.ts';
 import { downloadDebs } from '../packages/downloadDebs.ts';
 import { archivePrefixes, downloadMirror } from '../packages/parseAptUris.ts';
 import type { SandboxPaths } from '../sandboxPaths.ts';
-import { kernelNamespacesBinfmt } from './binfmtRegistration.ts';
+import { EMULATOR_CPU, kernelNamespacesBinfmt } from './binfmtRegistration.ts';
 import { EMULATOR_MEMBER, EMULATOR_PACKAGE, planEmulatorDownload } from './planEmulatorDownload.ts';
 
 /** The emulator of a set of images: Debian's qemu-riscv64 of the tools tree's release. */
@@ -122,4 +122,18 @@ export async function readEmulator(paths: SandboxPaths, key: string): Promise<Em
   } catch {
     return undefined;
   }
+}
+
+/** One line on what runs riscv64 programs in instances over the tools tree `toolsKey`. */
+export async function emulatorStatus(
+  paths: SandboxPaths,
+  toolsKey: string,
+  kernelRelease?: string,
+): Promise<string> {
+  if (!kernelNamespacesBinfmt(kernelRelease))
+    return "the host's registration (qemu-user-static): this kernel gives an instance no binfmt_misc of its own (Linux 6.7+ does)";
+  const emulator = await readEmulator(paths, emulatorKey(toolsKey));
+  return emulator
+    ? `the images' qemu-user ${emulator.version}, registered in each instance's own binfmt_misc, as ${EMULATOR_CPU}`
+    : "the images' qemu-user, fetched at the first instance (not yet)";
 }
