@@ -9,6 +9,12 @@ import type { Sandbox } from '../sandbox/index.ts';
  */
 export const NOTHING_PROVEN_PHASE = 'verify';
 
+/** Phases whose failure another build system of the tree, or Debian's own build, may not share. */
+export const BUILD_PHASES: ReadonlySet<string> = new Set(['bootstrap', 'configure', 'build']);
+
+/** The build system of the plan that runs Debian's own debian/rules (debianRulesBuild.ts). */
+export const DEBIAN_BUILD_SYSTEM = 'debian-rules';
+
 /** A failed command of the build, as the heuristics see it. */
 export interface FailedStep {
   phase: string;

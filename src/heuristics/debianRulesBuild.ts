@@ -8,11 +8,15 @@ import { patchFileName } from '../plan/index.ts';
 import { shellQuote } from '../process/shellQuote.ts';
 import { MAX_CONTROL_BYTES, readPackagingFile } from '../sources/index.ts';
 import { installForRepair } from './installForRepair.ts';
-import { BUILD_PHASES } from './otherBuildSystem.ts';
 import { withPackages } from './planEdits.ts';
-import { NOTHING_PROVEN_PHASE, type RecoveryHeuristic } from './RecoveryHeuristic.ts';
+import {
+  BUILD_PHASES,
+  DEBIAN_BUILD_SYSTEM,
+  NOTHING_PROVEN_PHASE,
+  type RecoveryHeuristic,
+} from './RecoveryHeuristic.ts';
 
-export const DEBIAN_RULES_BUILD = 'debian-rules';
+export const DEBIAN_RULES_BUILD = DEBIAN_BUILD_SYSTEM;
 
 /** The patch that adds Debian's packaging, `NNNN-packaging-from-debian.patch`: apart from Debian's quilt patches (`NNNN-debian-…`). */
 const PACKAGING_PATCH_SUMMARY = 'packaging from debian';

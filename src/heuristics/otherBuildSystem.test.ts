@@ -51,6 +51,12 @@ describe('other-build-system', () => {
     expect(commands).toMatch(other === 'meson' ? /meson setup/ : /\.\/configure/);
   });
 
+  it("does not go back to the tree's build systems once Debian's own build failed", async () => {
+    const t = twoSystems(tree, { phase: 'configure', command: 'make -f debian/rules build-arch' });
+    const ctx = { ...t.ctx, plan: { ...t.ctx.plan, buildSystem: 'debian-rules' } };
+    expect(await otherBuildSystem.match(ctx)).toBeNull();
+  });
+
   it('does nothing for a tree with one build system, for tests and installs, or on a timeout', async () => {
     const single = twoSystems(
       { 'meson.build': "project('demo', 'c')\n" },

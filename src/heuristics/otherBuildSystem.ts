@@ -1,9 +1,7 @@
 import { defaultPlan } from '../analysis/index.ts';
 import { planPhases } from '../plan/index.ts';
-import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+import { BUILD_PHASES, DEBIAN_BUILD_SYSTEM, type RecoveryHeuristic } from './RecoveryHeuristic.ts';
 
-/** Phases whose failure another build system of the tree, or Debian's own build, may not share. */
-export const BUILD_PHASES = new Set(['bootstrap', 'configure', 'build']);
 /** Below this the analysis was guessing; such a candidate is not worth an attempt. */
 const MIN_CONFIDENCE = 0.5;
 
@@ -19,6 +17,8 @@ export const otherBuildSystem: RecoveryHeuristic = {
   description: "build with the tree's other build system when the chosen one fails",
   match(ctx) {
     if (!BUILD_PHASES.has(ctx.failure.phase) || ctx.failure.timedOut) return null;
+    // Debian's own build comes after the tree's build systems failed: going back to one repeats it
+    if (ctx.plan.buildSystem === DEBIAN_BUILD_SYSTEM) return null;
     const candidates = ctx.analysis?.buildSystems ?? [];
     const next = candidates.find(
       (c) =>
