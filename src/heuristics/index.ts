@@ -36,6 +36,7 @@ import { mesonWrapDownload } from './mesonWrapDownload.ts';
 import { missingBuildTool } from './missingBuildTool.ts';
 import { missingCompiler } from './missingCompiler.ts';
 import { otherBuildSystem } from './otherBuildSystem.ts';
+import { perlModulePackage } from './perlModulePackage.ts';
 import { permissiveOldC } from './permissiveOldC.ts';
 import { prestandardCxxHeader } from './prestandardCxxHeader.ts';
 import { pythonImpShim } from './pythonImpShim.ts';
@@ -89,6 +90,7 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   missingCompiler,
   pythonImpShim,
   pythonModulePackage,
+  perlModulePackage,
   disableDownloadingOption,
   // When the download is not part of an optional switch: the dependency from Debian.
   fetchContentFromDebian,
