@@ -33,7 +33,7 @@ describe('languagesTheBuildNames', () => {
   it('keeps a language autoconf asks for, and one a Makefile.am lists by file name', () => {
     const tree = SourceTree.fromFiles({
       'configure.ac': 'AC_INIT([x], [1])\nAC_PROG_CC\nAC_PROG_OBJC\n',
-      'Makefile.am': 'bin_PROGRAMS = x\nx_SOURCES = main.c\n',
+      'Makefile.am': 'SUBDIRS = lib\nbin_PROGRAMS = x\nx_SOURCES = main.c\n',
       'lib/Makefile.am': 'libgnat_SOURCES = binding.adb\n',
       'lib/binding.adb': ADA,
       'main.m': '@interface X\n@end\n',
@@ -43,6 +43,31 @@ describe('languagesTheBuildNames', () => {
       ['ada', true, 'lib/Makefile.am names it'],
       ['objective-c', true, 'configure.ac names it'],
     ]);
+  });
+
+  it("leaves out the build files of a folder the build never enters (drawterm's gui-cocoa/Makefile)", () => {
+    const files = {
+      Makefile: 'ROOT=.\n\ninclude Make.config\n\nOFILES=main.$O\n',
+      'Make.config': 'AUDIO=none\ninclude $(ROOT)/Make.$(CONF)\n',
+      'Make.osx-cocoa': 'GUI=cocoa\n',
+      'gui-cocoa/Makefile': 'OFILES=screen.$O\n%.$O: %.m\n\t$(CC) $(CFLAGS) -c $<\n',
+      'gui-cocoa/screen.m': '@interface X\n@end\n',
+      'main.c': 'int main(void) { return 0; }\n',
+    };
+    const left = languagesTheBuildNames(SourceTree.fromFiles(files), { type: 'make', dir: '.' }, [
+      'objective-c',
+    ]);
+    expect(left).toEqual([
+      { language: 'objective-c', needed: false, why: "none of the make build's files names it" },
+    ]);
+    // entered once a Makefile above names the folder
+    const entered = SourceTree.fromFiles({
+      ...files,
+      Makefile: `${files.Makefile}all:\n\t$(MAKE) -C gui-cocoa\n`,
+    });
+    expect(languagesTheBuildNames(entered, { type: 'make', dir: '.' }, ['objective-c'])[0]?.needed).toBe(
+      true,
+    );
   });
 
   it('keeps Ada that a Makefile builds with gnatmake, and not a file name that only ends alike', () => {

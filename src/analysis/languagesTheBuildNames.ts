@@ -56,7 +56,9 @@ export function languagesTheBuildNames(
     const why = `the ${build.type} build's files do not declare the languages it compiles`;
     return languages.map((language) => ({ language, needed: true, why }));
   }
-  const files = tree.files.filter((f) => inside(build.dir, f) && pattern.test(f)).slice(0, MAX_BUILD_FILES);
+  const all = tree.files.filter((f) => inside(build.dir, f) && pattern.test(f)).slice(0, MAX_BUILD_FILES);
+  // a build file of a folder the build never enters (drawterm's gui-cocoa/Makefile) is not its build
+  const files = all.filter((file) => enteredFromAbove(tree, all, build.dir, file));
   const sourceNames = sourceBasenames(tree, languages);
   return languages.map((language) => {
     const names = sourceNames.get(language) ?? [];
@@ -69,6 +71,29 @@ export function languagesTheBuildNames(
     return namedBy
       ? { language, needed: true, why: `${namedBy} names it` }
       : { language, needed: false, why: `none of the ${build.type} build's files names it` };
+  });
+}
+
+/**
+ * Whether the build reaches the folder of `file`: the build's own folder, or a folder whose name a
+ * build file of a folder above it mentions (SUBDIRS, add_subdirectory, subdir(), `$(MAKE) -C`).
+ */
+function enteredFromAbove(
+  tree: Pick<SourceTree, 'read'>,
+  files: readonly string[],
+  root: string,
+  file: string,
+): boolean {
+  const folder = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.';
+  if (folder === root || folder === '.') return true;
+  const name = folder.slice(folder.lastIndexOf('/') + 1);
+  const word = new RegExp(`(^|[^\\w.-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w.-])`, 'm');
+  return files.some((other) => {
+    const otherFolder = other.includes('/') ? other.slice(0, other.lastIndexOf('/')) : '.';
+    const above = otherFolder === '.' || folder.startsWith(`${otherFolder}/`);
+    if (!above || other === file) return false;
+    const text = tree.read(other);
+    return text ? word.test(text) : false;
   });
 }
 
