@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { includeCstdint } from './includeCstdint.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';
-import { fixture, heuristicContext, removeWorkspaces } from './testing/heuristicContext.ts';
+import { fixture, heuristicContext, makePlan, removeWorkspaces } from './testing/heuristicContext.ts';
 
 afterEach(removeWorkspaces);
 
@@ -48,15 +48,6 @@ CFLAGS	  = $(OPTFLAGS) $(GPROFFLAG) -g $(CDDDEFINE_PREFIX) -std=c++2a #-pedantic
 `;
 
 describe('include-cstdint in a plain makefile that sets its own flags', () => {
-  const makePlan = {
-    buildSystem: 'make',
-    dir: '.',
-    phases: [{ name: 'build' as const, commands: ['make -j"$(nproc)"'] }],
-    packages: [],
-    expectedArtifacts: [],
-    origin: 'default' as const,
-  };
-
   it('reads std::int32_t and gives make a compiler that includes <cstdint>', async () => {
     const t = heuristicContext(fixture('cxx-std-int32'), {
       plan: makePlan,

@@ -3,26 +3,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makefilePlatformVariable } from './makefilePlatformVariable.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';
-import { fixture, heuristicContext, removeWorkspaces } from './testing/heuristicContext.ts';
+import { fixture, heuristicContext, makePlan, removeWorkspaces } from './testing/heuristicContext.ts';
 
 afterEach(removeWorkspaces);
-
-const plan = {
-  buildSystem: 'make',
-  dir: '.',
-  phases: [
-    { name: 'build' as const, commands: ['make -j"$(nproc)"'] },
-    { name: 'install' as const, commands: ['make install DESTDIR=/build/dest'] },
-  ],
-  packages: [],
-  expectedArtifacts: [],
-  origin: 'default' as const,
-};
 
 // drawterm-9front (Debian's 0~git20220608): the README says "To build on Unix, run CONF=unix make"
 function drawterm(platforms: string[]) {
   const t = heuristicContext(fixture('make-platform-include'), {
-    plan,
+    plan: makePlan,
     failure: { phase: 'build', command: 'make -j"$(nproc)"', exitCode: 2 },
   });
   t.src('Makefile', 'ROOT=.\n\ninclude Make.config\n\nOFILES=main.$O\n');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../sandbox/index.ts';
 import type { HeuristicMatch } from './RecoveryHeuristic.ts';
-import { fixture, heuristicContext, removeWorkspaces } from './testing/heuristicContext.ts';
+import { fixture, heuristicContext, makePlan, removeWorkspaces } from './testing/heuristicContext.ts';
 import { versionedDependencySpelling } from './versionedDependencySpelling.ts';
 
 afterEach(removeWorkspaces);
@@ -16,22 +16,11 @@ LUA ?= lua53
 
 LUAVER = $(shell $(LUA) -e 'print(_VERSION:match("^Lua ([0-9.]+)"))')
 `;
-const plan = {
-  buildSystem: 'make',
-  dir: '.',
-  phases: [
-    { name: 'build' as const, commands: ['make -j"$(nproc)"'] },
-    { name: 'install' as const, commands: ['make install DESTDIR=/build/dest'] },
-  ],
-  packages: [],
-  expectedArtifacts: [],
-  origin: 'default' as const,
-};
 
 /** A context whose sandbox answers `sh -c SCRIPT` as Debian's riscv64 sandbox with lua5.3 would. */
 function withSandbox(answer: (script: string) => string) {
   const t = heuristicContext(fixture('make-versioned-command'), {
-    plan,
+    plan: makePlan,
     failure: { phase: 'build', command: 'make -j"$(nproc)"', exitCode: 2 },
   });
   const scripts: string[] = [];

@@ -22,6 +22,19 @@ export const autotoolsPlan: BuildPlan = {
   origin: 'default',
 };
 
+/** A plain Makefile's default plan: make, then make install into the staging folder. */
+export const makePlan: BuildPlan = {
+  buildSystem: 'make',
+  dir: '.',
+  phases: [
+    { name: 'build', commands: ['make -j"$(nproc)"'] },
+    { name: 'install', commands: ['make install DESTDIR=/build/dest'] },
+  ],
+  packages: [],
+  expectedArtifacts: [],
+  origin: 'default',
+};
+
 const workspaces: string[] = [];
 
 /** Removes the workspaces the contexts made (call in afterEach). */
