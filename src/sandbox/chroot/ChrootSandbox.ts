@@ -13,6 +13,7 @@ import { watchDisk } from '../limits/watchDisk.ts';
 import { checkInstallRequest } from '../packages/checkInstallRequest.ts';
 import { isDebDownloadError } from '../packages/downloadDebs.ts';
 import { hostResolvedDebs } from '../packages/hostResolvedDebs.ts';
+import { INSTALL_ENVIRONMENT } from '../packages/installEnvironment.ts';
 import { APT_FRONTEND_DIR } from '../packages/nativeAptPaths.ts';
 import { downloadMirror } from '../packages/parseAptUris.ts';
 import { removeTree } from '../removeTree.ts';
@@ -217,7 +218,7 @@ export class ChrootSandbox implements Sandbox {
     ];
     // the apt layer's apt-get first (the x86_64 apt, packages/nativeApt.ts), where it has one
     const env = {
-      DEBIAN_FRONTEND: 'noninteractive',
+      ...INSTALL_ENVIRONMENT,
       PATH: `${APT_FRONTEND_DIR}:${SANDBOX_BASE_ENV.PATH}`,
     };
     const listed = await this.run(['apt-get', 'install', ...aptOptions, '--print-uris', ...packages], {
