@@ -1,5 +1,5 @@
-import { withCFlagEverywhere } from './confCcFlag.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+import { withCFlagEverywhere } from './withCFlagEverywhere.ts';
 
 /**
  * Old code that declares `extern int errno;` itself, against a glibc whose errno is thread-local:

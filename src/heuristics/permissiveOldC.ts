@@ -1,5 +1,5 @@
-import { withCFlagEverywhere } from './confCcFlag.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+import { withCFlagEverywhere } from './withCFlagEverywhere.ts';
 
 /**
  * Old C that GCC 14 no longer accepts by default (implicit function declarations, implicit int,
