@@ -10,9 +10,10 @@ import { type DpkgBackend, nativeDpkgBackend, placeDpkgBackend } from './dpkgBac
 import { type MaintainerPerl, placeMaintainerPerl } from './maintainerPerl.ts';
 import { type NativeApt, placeNativeApt } from './nativeApt.ts';
 import { archivePrefixes } from './parseAptUris.ts';
+import { placeByteCompileSkip } from './skipByteCompile.ts';
 
 /** Part of the layer's key: what the layer holds besides the caches. */
-const APT_LAYER_VERSION = 4;
+const APT_LAYER_VERSION = 5;
 export const APT_LAYER_RECORD = 'apt.json';
 /** apt's binary caches, as `apt-cache gencaches` writes them. */
 export const APT_CACHES = ['pkgcache.bin', 'srcpkgcache.bin'] as const;
@@ -50,6 +51,8 @@ export interface AptLayer {
    * none is (the tools tree has no perl of the rootfs's version outside native-userland mode).
    */
   maintainerPerl?: MaintainerPerl;
+  /** The byte-compilers maintainer scripts find as no-ops (skipByteCompile.ts). */
+  byteCompileSkipped?: string[];
 }
 
 /** The stack of image layers an instance is made of, and how it runs. */
@@ -105,6 +108,7 @@ export async function ensureAptLayer(
             refused: error.message.split('\n')[0] ?? 'failed',
           }))
         : { refused: 'no x86_64 tools tree in this mode' };
+    const byteCompileSkipped = await placeByteCompileSkip(tree);
     // the tree belongs to the sandbox's root, as the other layers do
     await giveToSandboxRoot(ids, [tree]);
     const layer: AptLayer = {
@@ -114,6 +118,7 @@ export async function ensureAptLayer(
       dpkgBackend,
       nativeApt,
       maintainerPerl,
+      byteCompileSkipped,
     };
     await writeFile(join(temp, APT_LAYER_RECORD), `${JSON.stringify(layer, null, 2)}\n`);
     try {

@@ -2,10 +2,17 @@ import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runProcess } from '../../process/runProcess.ts';
 import { EM_RISCV, EM_X86_64 } from '../provision/userlandSwap.ts';
 import { type SandboxPaths, sandboxPaths } from '../sandboxPaths.ts';
 import { DPKG_BACKEND_DIR } from './dpkgBackend.ts';
-import { DEBCONF_FRONTEND, perlHelperScript, placeMaintainerPerl } from './maintainerPerl.ts';
+import {
+  DEBCONF_FRONTEND,
+  LATER_PERL_PROGRAMS,
+  laterPerlHelperScript,
+  perlHelperScript,
+  placeMaintainerPerl,
+} from './maintainerPerl.ts';
 
 let home: string;
 let paths: SandboxPaths;
@@ -72,7 +79,12 @@ describe('placeMaintainerPerl', () => {
     await tools();
     const layer = join(home, 'layer');
     expect(await placeMaintainerPerl(paths, 'rootfs', 'tools', layer)).toEqual({
-      helpers: ['/usr/bin/deb-systemd-helper', '/usr/sbin/update-rc.d', DEBCONF_FRONTEND],
+      helpers: [
+        '/usr/bin/deb-systemd-helper',
+        '/usr/sbin/update-rc.d',
+        ...LATER_PERL_PROGRAMS,
+        DEBCONF_FRONTEND,
+      ],
     });
     expect(await readFile(join(layer, DPKG_BACKEND_DIR, 'deb-systemd-helper'), 'utf8')).toBe(
       '#!/bin/sh\nexec /native/usr/bin/perl /usr/bin/deb-systemd-helper "$@"\n',
@@ -113,12 +125,39 @@ describe('placeMaintainerPerl', () => {
     await rm(join(root, DEBCONF_FRONTEND));
     await symlink('/usr/bin/deb-systemd-helper', join(root, DEBCONF_FRONTEND));
     const placed = await placeMaintainerPerl(paths, 'rootfs', 'tools', join(home, 'layer'));
-    expect(placed).toEqual({ helpers: ['/usr/bin/deb-systemd-helper', '/usr/sbin/update-rc.d'] });
+    expect(placed).toEqual({
+      helpers: ['/usr/bin/deb-systemd-helper', '/usr/sbin/update-rc.d', ...LATER_PERL_PROGRAMS],
+    });
   });
 });
 
 describe('perlHelperScript', () => {
   it('refuses a path a shell would read otherwise', () => {
     expect(() => perlHelperScript('/usr/bin/x; rm -rf /')).toThrow(/unexpected characters/);
+  });
+});
+
+describe('the stand-in of a perl program installed later', () => {
+  it('runs a perl script under the x86_64 perl, and anything else as it is', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rvport-later-perl-'));
+    try {
+      const run = async (text: string) => {
+        const program = join(dir, 'update-catalog');
+        await writeFile(program, text, { mode: 0o755 });
+        const standIn = join(dir, 'stand-in');
+        await writeFile(standIn, laterPerlHelperScript(program), { mode: 0o755 });
+        return runProcess({ command: ['/bin/sh', standIn, '--add', 'x y'] });
+      };
+      // the host has no /native: the perl script's call names the x86_64 perl it would take
+      const perl = await run('#!/usr/bin/perl\nprint "riscv64 perl";\n');
+      expect(perl.exitCode).not.toBe(0);
+      expect(perl.stderr).toContain('/native/usr/bin/perl');
+      const shell = await run('#!/bin/sh\necho "as it is: $1 $2"\n');
+      expect(shell.exitCode, shell.stderr).toBe(0);
+      expect(shell.stdout).toBe('as it is: --add x y\n');
+      expect(() => laterPerlHelperScript('/usr/sbin/x; rm -rf /')).toThrow(/unexpected characters/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

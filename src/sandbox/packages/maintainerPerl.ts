@@ -23,6 +23,18 @@ import { DPKG_BACKEND_DIR, placeDpkgPath } from './dpkgBackend.ts';
  * the x86_64 perl.
  */
 export const PERL_HELPER_PACKAGES = ['init-system-helpers'] as const;
+/**
+ * Perl programs of packages that Build-Depends install later, which their own and other packages'
+ * maintainer scripts call by name: xml-core's catalog tool (docbook-xml's postinst calls it 77
+ * times: 31 s under emulation) and sgml-base's two. They are not in the rootfs when the layer is
+ * made, so their stand-in looks at the program when it is called and takes the x86_64 perl only
+ * for a perl script (laterPerlHelperScript).
+ */
+export const LATER_PERL_PROGRAMS = [
+  '/usr/sbin/update-xmlcatalog',
+  '/usr/sbin/update-catalog',
+  '/usr/sbin/install-sgmlcatalog',
+] as const;
 export const DEBCONF_FRONTEND = '/usr/share/debconf/frontend';
 const NATIVE_PERL = '/native/usr/bin/perl';
 
@@ -33,6 +45,23 @@ export type MaintainerPerl = { helpers: string[] } | { refused: string };
 export function perlHelperScript(path: string): string {
   if (!/^\/[\w./+-]+$/.test(path)) throw new Error(`unexpected characters in a helper's path: ${path}`);
   return `#!/bin/sh\nexec ${NATIVE_PERL} ${path} "$@"\n`;
+}
+
+/**
+ * The stand-in for a perl program that may not be installed yet: at each call it reads the
+ * program's first line, runs a perl script under the x86_64 perl and anything else as it is.
+ */
+export function laterPerlHelperScript(path: string): string {
+  if (!/^\/[\w./+-]+$/.test(path)) throw new Error(`unexpected characters in a helper's path: ${path}`);
+  return [
+    '#!/bin/sh',
+    `IFS= read -r first < ${path} 2>/dev/null || first=`,
+    'case "$first" in',
+    `'#!/usr/bin/perl'*|'#! /usr/bin/perl'*) exec ${NATIVE_PERL} ${path} "$@" ;;`,
+    'esac',
+    `exec ${path} "$@"`,
+    '',
+  ].join('\n');
 }
 
 /**
@@ -57,6 +86,13 @@ export async function placeMaintainerPerl(
   if (scripts.length > 0) await placeDpkgPath(tree);
   for (const path of scripts) {
     await writeFile(join(tree, DPKG_BACKEND_DIR, posix.basename(path)), perlHelperScript(path), {
+      mode: 0o755,
+    });
+    helpers.push(path);
+  }
+  await placeDpkgPath(tree);
+  for (const path of LATER_PERL_PROGRAMS) {
+    await writeFile(join(tree, DPKG_BACKEND_DIR, posix.basename(path)), laterPerlHelperScript(path), {
       mode: 0o755,
     });
     helpers.push(path);
