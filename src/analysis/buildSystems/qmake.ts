@@ -14,6 +14,9 @@ const PROJECT_BODY = /^\s*(?:[\w!:|-]+:\s*)?(TEMPLATE|SUBDIRS|SOURCES)\s*[+*~-]?
  * `!versionAtLeast(QT_VERSION, 6…)`) or uses a module only Qt 6 has (Qt5Compat, Qt Quick 3D's
  * successors, the state machine split out of core).
  */
+/** Debian's Qt 5 qmake (qt5-qmake-bin); /usr/bin/qmake is qtchooser's wrapper. */
+const QT5_QMAKE = '/usr/lib/qt5/bin/qmake';
+
 const NEEDS_QT6 =
   /lessThan\s*\(\s*QT_MAJOR_VERSION\s*,\s*6\s*\)\s*:\s*error|!\s*versionAtLeast\s*\(\s*QT_VERSION\s*,\s*6[.\d]*\s*\)\s*:\s*error|^\s*QT\s*\+?=.*\b(core5compat|statemachine|shadertools|httpserver|spatialaudio|quick3dphysics)\b/im;
 
@@ -40,8 +43,8 @@ function projectFileIn(tree: SourceTree, dir: string): string | null {
  * the staging root). `PREFIX=/usr` is set as Debian's dh_auto_configure sets it: projects read
  * it for their install paths (`isEmpty(PREFIX): PREFIX = /usr/local`). Debian's Qt 5 qmake is
  * `/usr/lib/qt5/bin/qmake` (qt5-qmake-bin; `qmake` itself is qtchooser's, which needs a
- * default), Qt 6's is `qmake6`: the plan takes the one the project asks for, else whichever the
- * Build-Depends installed.
+ * default), Qt 6's is `qmake6`: a project that needs Qt 6 gets qmake6, any other Qt 5's qmake
+ * where it is installed, else qmake6 (the Build-Depends brought only Qt 6).
  */
 export const qmake: BuildSystemDetector = {
   type: 'qmake',
@@ -63,7 +66,7 @@ export const qmake: BuildSystemDetector = {
     return [
       {
         name: 'configure',
-        commands: [`"$(${qmakeLookup(candidate.details.qt === '6')})" PREFIX=/usr${project}`],
+        commands: [qmakeCommand(candidate.details.qt === '6', `PREFIX=/usr${project}`)],
       },
       { name: 'build', commands: [`make ${PARALLEL}`] },
       // qmake writes a `check` target into every Makefile (the testcase projects' tests, else nothing)
@@ -73,9 +76,12 @@ export const qmake: BuildSystemDetector = {
   },
 };
 
-/** A shell lookup of the qmake to run: the project's Qt first, then the other, then plain `qmake`. */
-function qmakeLookup(qt6: boolean): string {
-  const qt5 = 'command -v /usr/lib/qt5/bin/qmake';
-  const six = 'command -v qmake6';
-  return `${qt6 ? `${six} || ${qt5}` : `${qt5} || ${six}`} || echo qmake`;
+/**
+ * The qmake command: `qmake6` for a project that needs Qt 6; otherwise Qt 5's qmake where it is
+ * installed, else Qt 6's (the Build-Depends brought only Qt 6). The command is named, never
+ * taken from an expansion, so the scout's command guard reads the same plan.
+ */
+function qmakeCommand(qt6: boolean, args: string): string {
+  if (qt6) return `qmake6 ${args}`;
+  return `if [ -x ${QT5_QMAKE} ]; then ${QT5_QMAKE} ${args}; else qmake6 ${args}; fi`;
 }
