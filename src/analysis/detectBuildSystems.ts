@@ -13,7 +13,7 @@ export const MAX_BUILD_DEPTH = 2;
 export const DEPTH_PENALTY = 0.15;
 /** Folders that hold tests, examples or bundled code rather than the package's build. */
 const AUXILIARY_DIR =
-  /^(tests?|testing|examples?|samples?|demos?|docs?|contrib|third[_-]?party|vendor|deps|external|fuzz(ing)?|bench(marks?)?|testdata|tools?|firmware|bootloader|extras?|android|windows|win32|macosx?|ios|msvc.*)$/i;
+  /^(tests?|testing|examples?|samples?|demos?|docs?|contrib|third[_-]?party|3rd[_-]?party|vendor|deps|external|fuzz(ing)?|bench(marks?)?|testdata|tools?|firmware|bootloader|extras?|android|windows|win32|macosx?|ios|msvc.*)$/i;
 const AUXILIARY_PENALTY = 0.2;
 /**
  * A build file that sets up a cross build for another machine: a CMake toolchain file or system

@@ -1,5 +1,6 @@
 import type { BuildSystemType } from './buildSystems/BuildSystemDetector.ts';
 import type { ExtraLanguage } from './compiledLanguages.ts';
+import { withoutForeignScopes } from './qmakeScopes.ts';
 import type { SourceTree } from './SourceTree.ts';
 
 /** What the analysis says of one language the tree has beyond C and C++. */
@@ -18,6 +19,8 @@ const BUILD_FILES: Partial<Record<BuildSystemType, RegExp>> = {
   autotools: /(^|\/)(configure\.(ac|in)|Makefile\.am|[^/]+\.mk|acinclude\.m4)$/,
   configure: /(^|\/)(configure|Makefile(\.in)?|GNUmakefile|makefile|[^/]+\.mk)$/,
   make: /(^|\/)(Makefile|GNUmakefile|makefile|[^/]+\.mk)$/,
+  // a project, its included fragments and its own features (.qmake.conf sets project-wide values)
+  qmake: /(^|\/)([^/]+\.(pro|pri|prf)|\.qmake\.conf)$/,
 };
 
 /**
@@ -27,9 +30,9 @@ const BUILD_FILES: Partial<Record<BuildSystemType, RegExp>> = {
  */
 const NAMED: Record<ExtraLanguage, RegExp> = {
   'objective-c':
-    /\b(project|enable_language)\s*\([^)]*\bOBJC\b|\b(project|add_languages)\s*\([^)]*['"]objc['"]|\bAC_PROG_OBJC\b|_OBJCFLAGS\b|\$[({]OBJC[)}]|-x\s*objective-c\b|%\.m\b|\.m\.o\b/,
+    /\bOBJECTIVE_SOURCES\b|\b(project|enable_language)\s*\([^)]*\bOBJC\b|\b(project|add_languages)\s*\([^)]*['"]objc['"]|\bAC_PROG_OBJC\b|_OBJCFLAGS\b|\$[({]OBJC[)}]|-x\s*objective-c\b|%\.m\b|\.m\.o\b/,
   'objective-c++':
-    /\b(project|enable_language)\s*\([^)]*\bOBJCXX\b|\b(project|add_languages)\s*\([^)]*['"]objcpp['"]|\bAC_PROG_OBJCXX\b|_OBJCXXFLAGS\b|\$[({]OBJCXX[)}]|-x\s*objective-c\+\+|%\.mm\b|\.mm\.o\b|\.mm\b/,
+    /\bOBJECTIVE_SOURCES\b|\b(project|enable_language)\s*\([^)]*\bOBJCXX\b|\b(project|add_languages)\s*\([^)]*['"]objcpp['"]|\bAC_PROG_OBJCXX\b|_OBJCXXFLAGS\b|\$[({]OBJCXX[)}]|-x\s*objective-c\+\+|%\.mm\b|\.mm\.o\b|\.mm\b/,
   ada: /\b(gnatmake|gprbuild|gnatbind|gnatlink|AC_PROG_ADA|enable_language\s*\([^)]*\bADA\b)|-x\s*ada\b|%\.ad[bs]\b|\.ad[bs]\b/,
 };
 
@@ -64,7 +67,9 @@ export function languagesTheBuildNames(
     const names = sourceNames.get(language) ?? [];
     const namedBy =
       files.find((file) => {
-        const text = tree.read(file);
+        const read = tree.read(file);
+        // what a qmake scope of another system holds (`macx { OBJECTIVE_SOURCES += … }`) is not built here
+        const text = read && build.type === 'qmake' ? withoutForeignScopes(read) : read;
         if (!text) return false;
         return NAMED[language].test(text) || names.some((name) => mentions(text, name));
       }) ?? null;

@@ -12,6 +12,7 @@ const COMMANDS: Readonly<Record<string, RegExp>> = {
   perl: /\bperl\s+(Makefile|Build)\.PL\b/,
   php: /\bphpize\b/,
   imake: /\bxmkmf\b/,
+  qmake: /\bqmake(6|-qt5)?\b/,
   r: /\bR\s+CMD\s+(INSTALL|build|check)\b/,
   make: /(^|[\s;&|:'"-])g?make(\s+(-j\S*|[A-Za-z_][\w-]*|-C\s+\S+))*\s*($|[;&|'"])/m,
 };

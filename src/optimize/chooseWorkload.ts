@@ -119,7 +119,7 @@ async function ownBenchmarks(bench: TuneWorkbench, plan: BuildPlan): Promise<Wor
       compare: 'numbers-masked',
       reason: "the module's Go benchmarks",
     };
-  if (!['make', 'autotools', 'cmake', 'configure'].includes(plan.buildSystem)) return null;
+  if (!['make', 'autotools', 'cmake', 'configure', 'qmake'].includes(plan.buildSystem)) return null;
   const { cwd, env } = bench.commandContext(plan);
   for (const target of BENCH_TARGETS) {
     // -n: what make would do, nothing run; status 0 only when the target exists

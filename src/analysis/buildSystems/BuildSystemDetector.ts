@@ -15,6 +15,7 @@ export const BUILD_SYSTEM_TYPES = [
   'php',
   'r',
   'imake',
+  'qmake',
   'unknown',
 ] as const;
 export type BuildSystemType = (typeof BUILD_SYSTEM_TYPES)[number];

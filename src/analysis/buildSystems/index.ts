@@ -10,6 +10,7 @@ import { meson } from './meson.ts';
 import { perl } from './perl.ts';
 import { phpExtension } from './phpExtension.ts';
 import { python } from './python.ts';
+import { qmake } from './qmake.ts';
 import { rPackage } from './rPackage.ts';
 import { scons } from './scons.ts';
 import { waf } from './waf.ts';
@@ -32,6 +33,7 @@ export const buildSystemDetectors: readonly BuildSystemDetector[] = [
   phpExtension,
   rPackage,
   imake,
+  qmake,
   make,
 ];
 

@@ -29,7 +29,8 @@ export const make: BuildSystemDetector = {
     if (files.includes('Makefile.in') || files.includes('Makefile.am') || files.includes('makefile.in'))
       return null;
     const text = tree.read(joinPath(dir, makefile)) ?? '';
-    if (/generated (automatically )?by (automake|configure|cmake)/i.test(text.slice(0, 2048))) return null;
+    if (/generated (automatically )?by (automake|configure|cmake|qmake)/i.test(text.slice(0, 2048)))
+      return null;
     // Microsoft NMAKE files (`!IF`, `!INCLUDE`) share the name but not the language
     if (/^!(if|ifdef|ifndef|include|else|endif|message|error)\b/im.test(text)) return null;
     const targets = /^[A-Za-z0-9_.-]+\s*:/m.test(text);

@@ -15,7 +15,7 @@ export const PackageAnalysisAnswerSchema = z.strictObject({
   build_system: z
     .string()
     .describe(
-      'one of autotools, configure, cmake, meson, make, go, cargo, scons, waf, python, perl, php, r, imake, unknown',
+      'one of autotools, configure, cmake, meson, make, go, cargo, scons, waf, python, perl, php, r, imake, qmake, unknown',
     ),
   dir: z.string().describe('the folder of the build, relative to the source root; "." for the root'),
   dependencies: z.array(z.string()).describe('Debian package names (riscv64) the build needs'),
@@ -35,7 +35,7 @@ export const ANALYST_SYSTEM = [
   '',
   'Rules:',
   '- build_system is one of: autotools, configure (a hand-written configure script), cmake, meson,',
-  '  make, go, cargo, scons, waf, python, perl, php, r, imake, unknown. Prefer the scripted detection unless the files',
+  '  make, go, cargo, scons, waf, python, perl, php, r, imake, qmake, unknown. Prefer the scripted detection unless the files',
   '  clearly show it is wrong.',
   '- dir is a folder that exists in the tree, relative to the root ("." for the root).',
   '- dependencies are Debian package names (e.g. zlib1g-dev, libssl-dev, pkgconf), not upstream names.',
