@@ -25,6 +25,7 @@ import { fetchContentFromDebian } from './fetchContentFromDebian.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { gitVersionFallback } from './gitVersionFallback.ts';
 import { gnulibStdioInternals } from './gnulibStdioInternals.ts';
+import { haveDeclDefine } from './haveDeclDefine.ts';
 import { includeCstdint } from './includeCstdint.ts';
 import { includeNamedHeader } from './includeNamedHeader.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
@@ -101,6 +102,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   commonSymbols,
   mcmodelMedany,
   gnulibStdioInternals,
+  // an installed header's declaration that clashes with the C library's, guarded by HAVE_DECL_NAME
+  haveDeclDefine,
   // a newer C++ than the build asks for, before the headers GCC names for what it lacks
   raiseCxxStandard,
   // the header GCC names for an undeclared name, then <cstdint> where it names none

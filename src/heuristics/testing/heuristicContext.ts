@@ -69,6 +69,8 @@ export function heuristicContext(
     mode?: Sandbox['mode'];
     /** The files of the installed packages, as `dpkg-query -L` and `-S` answer for them. */
     installedFiles?: Record<string, string[]>;
+    /** The text of files outside the tree (installed headers), as `grep -qw WORD FILE` finds in them. */
+    systemFiles?: Record<string, string>;
   } = {},
 ): TestContext {
   const workspace = mkdtempSync(join(tmpdir(), 'rvport-heur-'));
@@ -95,7 +97,10 @@ export function heuristicContext(
       installed.push([...packages]);
       return result(options.installExitCode ?? 0);
     },
-    run: async (argv: readonly string[]) => dpkgQuery(argv, options.installedFiles ?? {}),
+    run: async (argv: readonly string[]) =>
+      argv[0] === 'grep'
+        ? grepWord(argv, options.systemFiles ?? {})
+        : dpkgQuery(argv, options.installedFiles ?? {}),
   } as unknown as Sandbox;
   const ctx: HeuristicContext = {
     failure: {
@@ -125,6 +130,14 @@ export function heuristicContext(
     return file;
   };
   return { ctx, installed, lookups, workspace, src };
+}
+
+/** `grep -qw WORD FILE` over the given files. */
+function grepWord(argv: readonly string[], files: Record<string, string>): SandboxRunResult {
+  const [, option, word = '', file = ''] = argv;
+  const text = files[file];
+  const found = option === '-qw' && text !== undefined && new RegExp(`\\b${word}\\b`).test(text);
+  return { ...dpkgQuery([], {}), exitCode: found ? 0 : text === undefined ? 2 : 1 };
 }
 
 /** `dpkg-query -L PACKAGE` and `dpkg-query -S PATTERN…` over the given installed files. */
