@@ -11,6 +11,7 @@ import { commonSymbols } from './commonSymbols.ts';
 import { configureMissingDependency } from './configureMissingDependency.ts';
 import { configureSuggestedSwitch } from './configureSuggestedSwitch.ts';
 import { crateVersionFromDebian } from './crateVersionFromDebian.ts';
+import { cxxNarrowing } from './cxxNarrowing.ts';
 import { debianRulesBuild } from './debianRulesBuild.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDependencyTracking } from './disableDependencyTracking.ts';
@@ -109,6 +110,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   // the header GCC names for an undeclared name, then <cstdint> where it names none
   includeNamedHeader,
   includeCstdint,
+  // C++ of before 2011 with a narrowing constant, which C++11 made an error
+  cxxNarrowing,
   keepWarningsWarnings,
   // Before -fpermissive: example programs that fail are left out rather than compiled leniently.
   disableExamples,
