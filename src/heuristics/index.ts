@@ -11,6 +11,7 @@ import { commonSymbols } from './commonSymbols.ts';
 import { configureMissingDependency } from './configureMissingDependency.ts';
 import { configureSuggestedSwitch } from './configureSuggestedSwitch.ts';
 import { crateVersionFromDebian } from './crateVersionFromDebian.ts';
+import { cxxNarrowing } from './cxxNarrowing.ts';
 import { debianRulesBuild } from './debianRulesBuild.ts';
 import { disableAutoBuilddir } from './disableAutoBuilddir.ts';
 import { disableDependencyTracking } from './disableDependencyTracking.ts';
@@ -25,6 +26,7 @@ import { fetchContentFromDebian } from './fetchContentFromDebian.ts';
 import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { gitVersionFallback } from './gitVersionFallback.ts';
 import { gnulibStdioInternals } from './gnulibStdioInternals.ts';
+import { haveDeclDefine } from './haveDeclDefine.ts';
 import { includeCstdint } from './includeCstdint.ts';
 import { includeNamedHeader } from './includeNamedHeader.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
@@ -101,11 +103,15 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   commonSymbols,
   mcmodelMedany,
   gnulibStdioInternals,
+  // an installed header's declaration that clashes with the C library's, guarded by HAVE_DECL_NAME
+  haveDeclDefine,
   // a newer C++ than the build asks for, before the headers GCC names for what it lacks
   raiseCxxStandard,
   // the header GCC names for an undeclared name, then <cstdint> where it names none
   includeNamedHeader,
   includeCstdint,
+  // C++ of before 2011 with a narrowing constant, which C++11 made an error
+  cxxNarrowing,
   keepWarningsWarnings,
   // Before -fpermissive: example programs that fail are left out rather than compiled leniently.
   disableExamples,

@@ -6,7 +6,12 @@ import type {
   HeuristicOutcome,
   RecoveryHeuristic,
 } from './RecoveryHeuristic.ts';
-import { searchesFolder, searchPathFolder, withSearchPathFolder } from './searchPathFolder.ts';
+import {
+  planPackageFolder,
+  searchesFolder,
+  searchPathFolder,
+  withSearchPathFolder,
+} from './searchPathFolder.ts';
 
 type Kind = 'header' | 'library' | 'pkgconfig' | 'command';
 
@@ -80,10 +85,12 @@ export const installMissingPackage: RecoveryHeuristic = {
     // the other programs of the same output are installed with it, or instead of one no package has
     const others = kind === 'command' ? await otherMissingPrograms(ctx, name, found) : [];
     const pkg = found && !ctx.plan.packages.includes(found) ? found : null;
-    if (!pkg && others.length === 0)
-      return found
+    if (!pkg && others.length === 0) {
+      const outcome = found
         ? await searchInstalledPackage(ctx, found, kind, name)
         : { applied: false, description: `no Debian package provides the ${kind} ${name}`, commands: [] };
+      return outcome.applied ? outcome : ((await searchPlanPackages(ctx, kind, name)) ?? outcome);
+    }
     const packages = [...(pkg ? [pkg] : []), ...others.map((o) => o.pkg)];
     const { command, failed } = await installForRepair(
       ctx,
@@ -136,6 +143,28 @@ async function searchInstalledPackage(
       description: `${pkg} is installed but the ${kind} ${name} is still missing`,
       commands: [],
     };
+  return {
+    applied: true,
+    description: `${pkg} is installed and keeps the ${kind} ${name} in ${found.folder}: added to ${found.variable}`,
+    commands: [],
+    plan: withSearchPathFolder(ctx.plan, found),
+  };
+}
+
+/**
+ * A header or library that one of the plan's installed packages keeps in a folder of its own,
+ * found by the file where the Contents index names no package, or another one
+ * (libiberty-dev's /usr/include/libiberty/demangle.h, ht): that folder goes on CPATH, which gcc
+ * and g++ read alike, or on LDFLAGS. Null when no such folder is, or it is searched already.
+ */
+async function searchPlanPackages(
+  ctx: HeuristicContext,
+  kind: Kind,
+  name: string,
+): Promise<HeuristicOutcome | null> {
+  const inPlan = await planPackageFolder(ctx, kind, name);
+  if (!inPlan || searchesFolder(ctx.plan, inPlan.found)) return null;
+  const { pkg, found } = inPlan;
   return {
     applied: true,
     description: `${pkg} is installed and keeps the ${kind} ${name} in ${found.folder}: added to ${found.variable}`,

@@ -94,3 +94,62 @@ export function withSearchPathFolder(
   const current = plan.env?.[found.variable];
   return withEnv(plan, found.variable, current ? `${current}${found.separator}${found.entry}` : found.entry);
 }
+
+/**
+ * The folder where one of the packages the plan installs already (its Build-Depends) keeps the
+ * header or library `name`, found by the file, not by the folder's name: libiberty-dev's
+ * /usr/include/libiberty/demangle.h, which the Contents index ties to no package because
+ * `libiberty` is not named as `demangle.h` is (and other packages carry a demangle.h of their
+ * own). One dpkg query over the installed files; only the plan's packages count, and of them one
+ * package (its shortest such folder), or nothing: a base package's folder (`/usr/include/linux`)
+ * or two packages' folders are no folder to add.
+ */
+export async function planPackageFolder(
+  ctx: HeuristicContext,
+  kind: string,
+  name: string,
+): Promise<{ pkg: string; found: SearchPathFolder } | null> {
+  const search = kind === 'header' || kind === 'library' ? SEARCH_PATHS[kind] : null;
+  if (!search || ctx.plan.packages.length === 0) return null;
+  if (!/^[\w+./-]+$/.test(name) || name.startsWith('/') || name.split('/').includes('..')) return null;
+  const suffixes = search.files(name);
+  // `/usr/include*/demangle.h`: in the searched folders too, where a copy is no folder to add
+  const patterns = suffixes.map((s) => `${search.under.replace(/\/$/, '')}*${s}`);
+  const listed = await ctx.sandbox.run(['dpkg-query', '-S', ...patterns], { outputCapBytes: 1024 * 1024 });
+  // dpkg-query exits 1 when a pattern matches nothing; what the others matched still counts
+  const planned = new Set(ctx.plan.packages);
+  const folders = new Map<string, Set<string>>();
+  // each line `pkg[:arch][, pkg…]: /path`; a diversion's lines say `diversion by …`
+  for (const line of listed.stdout.split('\n')) {
+    const at = line.indexOf(': /');
+    if (at < 0 || line.startsWith('diversion by ')) continue;
+    const path = line.slice(at + 2).trim();
+    if (!path.startsWith(search.under)) continue;
+    const suffix = suffixes.find((s) => path.endsWith(s));
+    if (!suffix) continue;
+    const folder = path.slice(0, -suffix.length);
+    if (search.searched.includes(folder)) return null;
+    for (const owner of line
+      .slice(0, at)
+      .split(', ')
+      .map((o) => o.replace(/:[\w-]+$/, ''))) {
+      if (!planned.has(owner)) continue;
+      folders.set(owner, (folders.get(owner) ?? new Set()).add(folder));
+    }
+  }
+  if (folders.size !== 1) return null;
+  const [[pkg, own] = ['', new Set<string>()]] = [...folders];
+  const folder = [...own].sort((a, b) => a.length - b.length)[0] ?? '';
+  const safe = /^\/usr\/[\w+./-]+$/.test(folder) && !folder.split('/').includes('..');
+  return safe
+    ? {
+        pkg,
+        found: {
+          variable: search.variable,
+          folder,
+          entry: search.entry(folder),
+          separator: search.separator,
+        },
+      }
+    : null;
+}

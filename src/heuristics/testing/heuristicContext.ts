@@ -67,6 +67,10 @@ export function heuristicContext(
     installExitCode?: number;
     /** The sandbox's mode (default emulated). */
     mode?: Sandbox['mode'];
+    /** The files of the installed packages, as `dpkg-query -L` and `-S` answer for them. */
+    installedFiles?: Record<string, string[]>;
+    /** The text of files outside the tree (installed headers), as `grep -qw WORD FILE` finds in them. */
+    systemFiles?: Record<string, string>;
   } = {},
 ): TestContext {
   const workspace = mkdtempSync(join(tmpdir(), 'rvport-heur-'));
@@ -93,6 +97,10 @@ export function heuristicContext(
       installed.push([...packages]);
       return result(options.installExitCode ?? 0);
     },
+    run: async (argv: readonly string[]) =>
+      argv[0] === 'grep'
+        ? grepWord(argv, options.systemFiles ?? {})
+        : dpkgQuery(argv, options.installedFiles ?? {}),
   } as unknown as Sandbox;
   const ctx: HeuristicContext = {
     failure: {
@@ -122,6 +130,42 @@ export function heuristicContext(
     return file;
   };
   return { ctx, installed, lookups, workspace, src };
+}
+
+/** `grep -qw WORD FILE` over the given files. */
+function grepWord(argv: readonly string[], files: Record<string, string>): SandboxRunResult {
+  const [, option, word = '', file = ''] = argv;
+  const text = files[file];
+  const found = option === '-qw' && text !== undefined && new RegExp(`\\b${word}\\b`).test(text);
+  return { ...dpkgQuery([], {}), exitCode: found ? 0 : text === undefined ? 2 : 1 };
+}
+
+/** `dpkg-query -L PACKAGE` and `dpkg-query -S PATTERN…` over the given installed files. */
+function dpkgQuery(argv: readonly string[], files: Record<string, string[]>): SandboxRunResult {
+  const answer = (lines: string[]): SandboxRunResult => ({
+    exitCode: lines.length > 0 ? 0 : 1,
+    stdout: lines.join('\n'),
+    stderr: '',
+    truncated: false,
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    durationMs: 1,
+    timedOut: false,
+    aborted: false,
+    commandNotFound: false,
+  });
+  const [program, option, ...args] = argv;
+  if (program !== 'dpkg-query') return answer([]);
+  if (option === '-L') return answer(files[args[0] ?? ''] ?? []);
+  if (option !== '-S') return answer([]);
+  const glob = (pattern: string) =>
+    new RegExp(`^${pattern.replace(/[.+?^$(){}|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+  const globs = args.map(glob);
+  return answer(
+    Object.entries(files).flatMap(([pkg, paths]) =>
+      paths.filter((p) => globs.some((g) => g.test(p))).map((p) => `${pkg}: ${p}`),
+    ),
+  );
 }
 
 /** An optional dependency the analysis found and resolved (as the extractors record them). */
