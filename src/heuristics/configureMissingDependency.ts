@@ -1,7 +1,7 @@
 import { installNamedDependency, keyOf, type NamedDependency, parseKey } from './installNamedDependency.ts';
 import { namedInMessage } from './namedInMessage.ts';
 import type { HeuristicContext, HeuristicMatch, RecoveryHeuristic } from './RecoveryHeuristic.ts';
-import { readTreeFile } from './readTreeFile.ts';
+import { readConfigLog } from './readTreeFile.ts';
 
 const CONFIGURE_ERROR = /^configure: error: (.*)$/m;
 /**
@@ -17,8 +17,6 @@ const PLAIN_WORDS = new Set(
     ' ',
   ),
 );
-/** Where configure may have written config.log, relative to the build's folder. */
-const CONFIG_LOGS = ['config.log', 'build/config.log', '_build/config.log'];
 const NAME = '[A-Za-z0-9_][\\w+.-]*';
 
 /**
@@ -155,11 +153,7 @@ export const configureMissingDependency: RecoveryHeuristic = {
     if (!stop) return null;
     const { message } = stop;
     const { named, words } = namedInMessage(message);
-    let log: string | null = null;
-    for (const rel of CONFIG_LOGS) {
-      log = await readTreeFile(ctx, rel);
-      if (log) break;
-    }
+    const log = await readConfigLog(ctx);
     const wanted = unique([
       ...named,
       ...fromChecks(out.slice(0, stop.index)),

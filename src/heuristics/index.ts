@@ -27,6 +27,7 @@ import { findBuildElsewhere } from './findBuildElsewhere.ts';
 import { gitVersionFallback } from './gitVersionFallback.ts';
 import { gnulibStdioInternals } from './gnulibStdioInternals.ts';
 import { haveDeclDefine } from './haveDeclDefine.ts';
+import { hostMultiarchFolder } from './hostMultiarchFolder.ts';
 import { includeCstdint } from './includeCstdint.ts';
 import { includeNamedHeader } from './includeNamedHeader.ts';
 import { installMissingPackage } from './installMissingPackage.ts';
@@ -68,6 +69,8 @@ export const recoveryHeuristics: readonly RecoveryHeuristic[] = [
   absentSubmodule,
   // Before the projects' own CMake messages: `Cannot determine version` is git's, not a package's.
   gitVersionFallback,
+  // Before the package installs: the file is there, in riscv64's multiarch folder, not x86_64's.
+  hostMultiarchFolder,
   installMissingPackage,
   // The build systems' own words for a missing dependency, after the compiler's and pkg-config's.
   cmakeMissingPackage,

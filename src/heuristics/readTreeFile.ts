@@ -33,3 +33,15 @@ export async function readTreeFile(ctx: HeuristicContext, rel: string): Promise<
     return null;
   }
 }
+
+/** Where configure may have written config.log, relative to the build's folder. */
+export const CONFIG_LOGS: readonly string[] = ['config.log', 'build/config.log', '_build/config.log'];
+
+/** The tail of the config.log configure left in the tree (the first of CONFIG_LOGS there), or null. */
+export async function readConfigLog(ctx: HeuristicContext): Promise<string | null> {
+  for (const rel of CONFIG_LOGS) {
+    const log = await readTreeFile(ctx, rel);
+    if (log) return log;
+  }
+  return null;
+}
