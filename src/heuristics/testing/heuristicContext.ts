@@ -78,24 +78,13 @@ export function heuristicContext(
   mkdirSync(join(workspace, 'src'), { recursive: true });
   const installed: string[][] = [];
   const lookups: string[] = [];
-  const result = (exitCode: number): SandboxRunResult => ({
-    exitCode,
-    stdout: '',
-    stderr: exitCode === 0 ? '' : 'E: Unable to locate package',
-    truncated: false,
-    stdoutBytes: 0,
-    stderrBytes: 0,
-    durationMs: 1,
-    timedOut: false,
-    aborted: false,
-    commandNotFound: false,
-  });
   const sandbox = {
     workspace,
     mode: options.mode ?? 'emulated',
     installPackages: async (packages: readonly string[]) => {
       installed.push([...packages]);
-      return result(options.installExitCode ?? 0);
+      const exitCode = options.installExitCode ?? 0;
+      return runResult(exitCode, '', exitCode === 0 ? '' : 'E: Unable to locate package');
     },
     run: async (argv: readonly string[]) =>
       argv[0] === 'grep'
@@ -132,20 +121,12 @@ export function heuristicContext(
   return { ctx, installed, lookups, workspace, src };
 }
 
-/** `grep -qw WORD FILE` over the given files. */
-function grepWord(argv: readonly string[], files: Record<string, string>): SandboxRunResult {
-  const [, option, word = '', file = ''] = argv;
-  const text = files[file];
-  const found = option === '-qw' && text !== undefined && new RegExp(`\\b${word}\\b`).test(text);
-  return { ...dpkgQuery([], {}), exitCode: found ? 0 : text === undefined ? 2 : 1 };
-}
-
-/** `dpkg-query -L PACKAGE` and `dpkg-query -S PATTERN…` over the given installed files. */
-function dpkgQuery(argv: readonly string[], files: Record<string, string[]>): SandboxRunResult {
-  const answer = (lines: string[]): SandboxRunResult => ({
-    exitCode: lines.length > 0 ? 0 : 1,
-    stdout: lines.join('\n'),
-    stderr: '',
+/** What the sandbox's run answers in a test: the exit status and the output. */
+function runResult(exitCode: number, stdout = '', stderr = ''): SandboxRunResult {
+  return {
+    exitCode,
+    stdout,
+    stderr,
     truncated: false,
     stdoutBytes: 0,
     stderrBytes: 0,
@@ -153,7 +134,20 @@ function dpkgQuery(argv: readonly string[], files: Record<string, string[]>): Sa
     timedOut: false,
     aborted: false,
     commandNotFound: false,
-  });
+  };
+}
+
+/** `grep -qw WORD FILE` over the given files. */
+function grepWord(argv: readonly string[], files: Record<string, string>): SandboxRunResult {
+  const [, option, word = '', file = ''] = argv;
+  const text = files[file];
+  const found = option === '-qw' && text !== undefined && new RegExp(`\\b${word}\\b`).test(text);
+  return runResult(found ? 0 : text === undefined ? 2 : 1);
+}
+
+/** `dpkg-query -L PACKAGE` and `dpkg-query -S PATTERN…` over the given installed files. */
+function dpkgQuery(argv: readonly string[], files: Record<string, string[]>): SandboxRunResult {
+  const answer = (lines: string[]) => runResult(lines.length > 0 ? 0 : 1, lines.join('\n'));
   const [program, option, ...args] = argv;
   if (program !== 'dpkg-query') return answer([]);
   if (option === '-L') return answer(files[args[0] ?? ''] ?? []);
