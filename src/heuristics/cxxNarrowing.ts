@@ -1,6 +1,5 @@
-import { compilerSettingFor, firstMakefile, withMakeVariables } from './makeCommandLine.ts';
-import { withCompilerFlag } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+import { withCxxFlagEverywhere } from './withFlagEverywhere.ts';
 
 /**
  * `error: narrowing conversion of ‘2147483810’ from ‘unsigned int’ to ‘int’ [-Wnarrowing]`: C++11
@@ -24,17 +23,6 @@ export const cxxNarrowing: RecoveryHeuristic = {
   async apply(ctx) {
     if ((ctx.plan.env?.CXXFLAGS ?? '').split(/\s+/).includes(FLAG))
       return { applied: false, description: `CXXFLAGS has ${FLAG} already`, commands: [] };
-    const plan = withCompilerFlag(ctx.plan, ['CXXFLAGS'], FLAG);
-    // a plain makefile that sets its own flags does not read CXXFLAGS from the environment
-    const makefile = ctx.plan.buildSystem === 'make' ? await firstMakefile(ctx) : null;
-    const setting = makefile ? compilerSettingFor(makefile.text, 'CXX', FLAG) : undefined;
-    return {
-      applied: true,
-      description: setting
-        ? `build with CXXFLAGS including ${FLAG}, and make with ${setting} (${makefile?.name} sets its own flags)`
-        : `build with CXXFLAGS including ${FLAG}`,
-      commands: [],
-      plan: setting ? withMakeVariables(plan, [setting]) : plan,
-    };
+    return withCxxFlagEverywhere(ctx, FLAG);
   },
 };

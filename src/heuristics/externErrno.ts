@@ -1,5 +1,5 @@
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
-import { withCFlagEverywhere } from './withCFlagEverywhere.ts';
+import { withCFlagEverywhere } from './withFlagEverywhere.ts';
 
 /**
  * Old code that declares `extern int errno;` itself, against a glibc whose errno is thread-local:

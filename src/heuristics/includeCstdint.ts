@@ -1,6 +1,5 @@
-import { compilerSettingFor, firstMakefile, withMakeVariables } from './makeCommandLine.ts';
-import { withCompilerFlag } from './planEdits.ts';
 import type { RecoveryHeuristic } from './RecoveryHeuristic.ts';
+import { withCxxFlagEverywhere } from './withFlagEverywhere.ts';
 
 /**
  * `'uint32_t' has not been declared` in C++: GCC 13's standard library stopped including
@@ -25,17 +24,6 @@ export const includeCstdint: RecoveryHeuristic = {
     return { key: 'cstdint', reason: `C++ without <cstdint>: ${line.trim()}` };
   },
   async apply(ctx) {
-    const plan = withCompilerFlag(ctx.plan, ['CXXFLAGS'], FLAG);
-    // a plain makefile that sets its own flags does not read CXXFLAGS from the environment
-    const makefile = ctx.plan.buildSystem === 'make' ? await firstMakefile(ctx) : null;
-    const setting = makefile ? compilerSettingFor(makefile.text, 'CXX', FLAG) : undefined;
-    return {
-      applied: true,
-      description: setting
-        ? `build with CXXFLAGS including ${FLAG}, and make with ${setting} (${makefile?.name} sets its own flags)`
-        : `build with CXXFLAGS including ${FLAG}`,
-      commands: [],
-      plan: setting ? withMakeVariables(plan, [setting]) : plan,
-    };
+    return withCxxFlagEverywhere(ctx, FLAG);
   },
 };

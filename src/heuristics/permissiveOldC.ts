@@ -1,6 +1,6 @@
 import type { HeuristicContext, HeuristicMatch, RecoveryHeuristic } from './RecoveryHeuristic.ts';
 import { readConfigLog } from './readTreeFile.ts';
-import { withCFlagEverywhere } from './withCFlagEverywhere.ts';
+import { withCFlagEverywhere } from './withFlagEverywhere.ts';
 
 /**
  * Old C that GCC 14 no longer accepts by default (implicit function declarations, implicit int,
