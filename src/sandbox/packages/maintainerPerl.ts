@@ -83,18 +83,13 @@ export async function placeMaintainerPerl(
   if (problems.length > 0) return { refused: `needs the same perl in both trees (${problems.join('; ')})` };
   const helpers: string[] = [];
   const scripts = PERL_HELPER_PACKAGES.flatMap((name) => rootfs.get(name)?.perlScripts ?? []);
-  if (scripts.length > 0) await placeDpkgPath(tree);
-  for (const path of scripts) {
-    await writeFile(join(tree, DPKG_BACKEND_DIR, posix.basename(path)), perlHelperScript(path), {
-      mode: 0o755,
-    });
-    helpers.push(path);
-  }
   await placeDpkgPath(tree);
-  for (const path of LATER_PERL_PROGRAMS) {
-    await writeFile(join(tree, DPKG_BACKEND_DIR, posix.basename(path)), laterPerlHelperScript(path), {
-      mode: 0o755,
-    });
+  const standIns = [
+    ...scripts.map((path) => [path, perlHelperScript(path)] as const),
+    ...LATER_PERL_PROGRAMS.map((path) => [path, laterPerlHelperScript(path)] as const),
+  ];
+  for (const [path, script] of standIns) {
+    await writeFile(join(tree, DPKG_BACKEND_DIR, posix.basename(path)), script, { mode: 0o755 });
     helpers.push(path);
   }
   const frontend = await perlScriptText(join(rootfsTree, DEBCONF_FRONTEND));
